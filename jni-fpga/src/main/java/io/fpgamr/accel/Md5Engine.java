@@ -1,0 +1,32 @@
+package io.fpgamr.accel;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Hashes a range of the domain in one call per batch. A value v is hashed as its big-endian
+ * encoding in {@code width} bytes (4..8), a single MD5 block. Implementations: pure Java, native
+ * CPU kernels, the FPGA. An engine is used by one thread at a time; it may use more internally.
+ */
+public interface Md5Engine extends AutoCloseable {
+
+    /** What runs, e.g. {@code java}, {@code cpu:avx2}, {@code fpga:vsim}; reported in counters. */
+    String name();
+
+    /** {@code cpu} or {@code fpga}: what kind of hardware did the hashing. */
+    default String kind() {
+        return "cpu";
+    }
+
+    /**
+     * Writes the 16-byte digests of values {@code [start, start + count)} to {@code out}, starting at
+     * its position, and advances the position by {@code 16 * count}.
+     */
+    void hashRange(long start, int count, int width, ByteBuffer out);
+
+    /** Returns, ascending, the values of {@code [start, start + count)} whose digest is in {@code targets}. */
+    long[] searchRange(long start, long count, int width, TargetSet targets);
+
+    @Override
+    default void close() {
+    }
+}
