@@ -1,0 +1,59 @@
+package io.fpgamr.md5;
+
+import io.fpgamr.md5.JobOptions.Mode;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+
+/** {@code fpgamr search|bench ...}: the entry point of bin/fpgamr and of {@code hadoop jar}. */
+public final class Main {
+    private Main() {
+    }
+
+    static final String USAGE = String.join("\n",
+        "usage: fpgamr <command> [options]",
+        "",
+        "commands:",
+        "  search DIGEST... [options]   find MD5 preimages over [0, 2^bits); maps emit only matches",
+        "  bench DIGEST... [options]    the thesis's benchmark: every (lsb, message||md5) pair is shuffled",
+        "",
+        "'fpgamr <command> --help' lists a command's options.");
+
+    public static void main(String[] args) {
+        // Jersey and Guice inside the embedded daemons log through java.util.logging to the
+        // terminal; the launcher's own logs go through log4j to a file.
+        java.util.logging.LogManager.getLogManager().reset();
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        if (args.length == 0) {
+            System.err.println(USAGE);
+            return 2;
+        }
+        String cmd = args[0];
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        try {
+            switch (cmd) {
+                case "search":
+                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.SEARCH), rest);
+                case "bench":
+                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.BENCH), rest);
+                case "-h":
+                case "--help":
+                case "help":
+                    System.out.println(USAGE);
+                    return 0;
+                default:
+                    System.err.println("fpgamr: unknown command '" + cmd + "' (expected search or bench; see --help)");
+                    return 2;
+            }
+        } catch (UsageException e) {
+            System.err.println("fpgamr: " + e.getMessage());
+            return 2;
+        } catch (Exception | LinkageError e) {
+            System.err.println("fpgamr: failed: " + e);
+            return 1;
+        }
+    }
+}

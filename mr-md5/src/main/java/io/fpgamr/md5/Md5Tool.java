@@ -1,0 +1,371 @@
+package io.fpgamr.md5;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.fpgamr.accel.Engines;
+import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.md5.JobOptions.ClusterKind;
+import io.fpgamr.md5.JobOptions.Mode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.ByteWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.NodeState;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+
+/**
+ * Runs the search or bench job on the chosen cluster, prints the preimages on stdout and the
+ * summary on stderr. A {@link Tool}, so {@code hadoop jar} and ToolRunner's generic options work.
+ */
+public class Md5Tool extends Configured implements Tool {
+    /** Flags that Hadoop's daemons and task JVMs need on JDK 17. */
+    static final String JDK17_OPENS = String.join(" ",
+        "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.util=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+        "--add-opens=java.base/java.net=ALL-UNNAMED",
+        "--add-opens=java.base/java.io=ALL-UNNAMED",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
+
+    private final Mode mode;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public Md5Tool(Mode mode) {
+        this(mode, System.out, System.err);
+    }
+
+    Md5Tool(Mode mode, PrintStream out, PrintStream err) {
+        this.mode = mode;
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        JobOptions o = JobOptions.parse(mode, args, System.getenv("HADOOP_CONF_DIR") != null);
+        if (o.help()) {
+            JobOptions.printHelp(mode, new PrintWriter(out, true, StandardCharsets.UTF_8));
+            return 0;
+        }
+        if (o.summaryJson() != null) {
+            java.nio.file.Path parent = java.nio.file.Path.of(o.summaryJson()).toAbsolutePath().getParent();
+            if (!Files.isDirectory(parent)) {
+                throw new UsageException("--summary-json: no such directory: " + parent);
+            }
+        }
+        String outputName = o.output() != null ? o.output()
+            : "fpgamr-output/" + mode.name().toLowerCase() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Configuration base = getConf() != null ? getConf() : new Configuration();
+        return switch (o.cluster()) {
+            case LOCAL -> runLocal(o, base, outputName);
+            case EMBEDDED -> runEmbedded(o, base, outputName);
+            case CONF -> runOnCluster(o, base, outputName);
+        };
+    }
+
+    private int runLocal(JobOptions o, Configuration base, String outputName) throws Exception {
+        java.nio.file.Path local = checkLocalOutput(outputName);
+        checkLocalEngine(o);
+        Configuration conf = new Configuration(base);
+        conf.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
+        conf.set("fs.defaultFS", "file:///");
+        int cores = Runtime.getRuntime().availableProcessors();
+        conf.setInt("mapreduce.local.map.tasks.maximum", cores);
+        conf.setInt("mapreduce.local.reduce.tasks.maximum", cores);
+        Path outDir = new Path(local.toUri());
+        return runJob(o, conf, outDir, cores, null);
+    }
+
+    private int runEmbedded(JobOptions o, Configuration base, String outputName) throws Exception {
+        java.nio.file.Path local = checkLocalOutput(outputName);
+        checkLocalEngine(o);
+        err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager + NodeManager)");
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(base, JDK17_OPENS)) {
+            Configuration conf = cluster.config();
+            Path outDir = new Path("/fpgamr/" + local.getFileName());
+            return runJob(o, conf, outDir, cluster.mapSlots(), local);
+        }
+    }
+
+    private int runOnCluster(JobOptions o, Configuration base, String outputName) throws Exception {
+        Configuration conf = new Configuration(base);
+        int slots = probeCluster(conf);
+        FileSystem fs = FileSystem.get(conf);
+        Path outDir = fs.makeQualified(new Path(outputName));
+        if (fs.exists(outDir)) {
+            throw new UsageException("--output: " + outDir + " already exists");
+        }
+        return runJob(o, conf, outDir, slots, null);
+    }
+
+    private static java.nio.file.Path checkLocalOutput(String outputName) throws UsageException {
+        java.nio.file.Path local = java.nio.file.Path.of(outputName).toAbsolutePath().normalize();
+        if (Files.exists(local)) {
+            throw new UsageException("--output: " + local + " already exists");
+        }
+        return local;
+    }
+
+    /** On this machine's clusters an engine that cannot open is a usage error, not a failed task. */
+    private static void checkLocalEngine(JobOptions o) throws UsageException {
+        if (o.accel().equals("fpga")) {
+            try (Md5Engine e = Engines.open(o.engineSpec(), 1)) {
+                e.name();
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--accel fpga: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Checks that the file system and, for YARN, the ResourceManager answer within seconds, and
+     * returns the map slots the cluster offers.
+     */
+    private static int probeCluster(Configuration conf) throws UsageException {
+        Configuration probe = new Configuration(conf);
+        probe.setInt("ipc.client.connect.max.retries", 1);
+        probe.setInt("ipc.client.connect.max.retries.on.timeouts", 1);
+        probe.setInt("ipc.client.connect.timeout", 5000);
+        probe.setLong("yarn.resourcemanager.connect.max-wait.ms", 8000);
+        probe.setLong("yarn.resourcemanager.connect.retry-interval.ms", 1000);
+        String fsUri = FileSystem.getDefaultUri(probe).toString();
+        try (FileSystem fs = FileSystem.newInstance(probe)) {
+            fs.exists(new Path("/"));
+        } catch (IOException e) {
+            throw new UsageException("cannot reach the cluster's file system " + fsUri + ": " + firstLine(e));
+        }
+        if (!MRConfig.YARN_FRAMEWORK_NAME.equals(probe.get(MRConfig.FRAMEWORK_NAME))) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+        String rm = probe.get("yarn.resourcemanager.address", "0.0.0.0:8032");
+        try (YarnClient yarn = YarnClient.createYarnClient()) {
+            yarn.init(probe);
+            yarn.start();
+            long mb = 0;
+            long vcores = 0;
+            for (NodeReport n : yarn.getNodeReports(NodeState.RUNNING)) {
+                Resource r = n.getCapability();
+                mb += r.getMemorySize();
+                vcores += r.getVirtualCores();
+            }
+            int mapMb = conf.getInt(MRJobConfig.MAP_MEMORY_MB, MRJobConfig.DEFAULT_MAP_MEMORY_MB);
+            int mapVcores = conf.getInt(MRJobConfig.MAP_CPU_VCORES, MRJobConfig.DEFAULT_MAP_CPU_VCORES);
+            int amMb = conf.getInt(MRJobConfig.MR_AM_VMEM_MB, MRJobConfig.DEFAULT_MR_AM_VMEM_MB);
+            long slots = Math.min((mb - amMb) / Math.max(1, mapMb), (vcores - 1) / Math.max(1, mapVcores));
+            return (int) Math.max(1, slots);
+        } catch (Exception e) {
+            throw new UsageException("cannot reach the ResourceManager at " + rm + ": " + firstLine(e));
+        }
+    }
+
+    private static String firstLine(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+        return m.lines().findFirst().orElse(m);
+    }
+
+    private int runJob(JobOptions o, Configuration conf, Path outDir, int slots, java.nio.file.Path copyTo) throws Exception {
+        Domain domain = o.domain();
+        conf.setInt(JobKeys.BITS, o.bits());
+        conf.setInt(JobKeys.PPK, o.ppk());
+        conf.setStrings(JobKeys.TARGETS, o.targets().toArray(new String[0]));
+        conf.set(JobKeys.ENGINE, o.engineSpec());
+        if (o.recordsPerSplit() > 0) {
+            conf.setLong(JobKeys.RECORDS_PER_SPLIT, o.recordsPerSplit());
+        }
+        conf.setInt(JobKeys.MAPS, o.maps() > 0 ? o.maps() : slots);
+        conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
+        conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+        conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+
+        Job job = Job.getInstance(conf, "fpgamr " + mode.name().toLowerCase() + " bits=" + o.bits());
+        job.setJarByClass(Md5Tool.class);
+        job.setInputFormatClass(Md5RangeInputFormat.class);
+        job.setOutputFormatClass(TextOutputFormat.class);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(Text.class);
+        if (mode == Mode.BENCH) {
+            job.setMapperClass(BenchMapper.class);
+            job.setMapOutputKeyClass(ByteWritable.class);
+            job.setMapOutputValueClass(HashedValue.class);
+            job.setReducerClass(BenchReducer.class);
+            job.setNumReduceTasks(o.reducers());
+        } else {
+            job.setMapperClass(SearchMapper.class);
+            job.setNumReduceTasks(0);
+        }
+        FileOutputFormat.setOutputPath(job, outDir);
+        FileSystem fs = outDir.getFileSystem(conf);
+
+        long submitMs = System.currentTimeMillis();
+        boolean ok;
+        try (Progress progress = new Progress(job, err)) {
+            job.submit();
+            err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.name().toLowerCase() + " over 2^" + o.bits()
+                + " values, " + o.targets().size() + " target(s), engine " + o.engineSpec());
+            ok = job.waitForCompletion(false);
+        }
+        long doneMs = System.currentTimeMillis();
+        if (!ok) {
+            String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
+            fs.delete(outDir, true);
+            err.println("fpgamr: job " + job.getJobID() + " failed: " + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
+            return 1;
+        }
+        List<TaskSpan> spans = TaskSpan.readAll(fs, outDir);
+        List<String> found = readResults(fs, outDir);
+        if (copyTo != null) {
+            Files.createDirectories(copyTo.getParent());
+            fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
+        }
+        long hashed = job.getCounters().findCounter(Md5Counters.VALUES_HASHED).getValue();
+        long fallback = job.getCounters().findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
+        StageTimes stages = StageTimes.of(spans, submitMs, doneMs);
+        Map<String, Object> summary = summary(o, domain, hashed, stages, spans, copyTo != null ? copyTo.toString() : outDir.toString());
+
+        for (String line : found) {
+            out.println(line);
+        }
+        out.flush();
+        if (found.isEmpty()) {
+            err.println("fpgamr: no preimage found for " + o.targets().size() + " target(s) among 2^" + o.bits() + " values");
+        }
+        printSummary(summary, fallback);
+        if (o.summaryJson() != null) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new java.io.File(o.summaryJson()), summary);
+        }
+        return 0;
+    }
+
+    private static List<String> readResults(FileSystem fs, Path outDir) throws IOException {
+        TreeSet<String> lines = new TreeSet<>();
+        for (FileStatus st : fs.listStatus(outDir, p -> p.getName().startsWith("part-"))) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null;) {
+                    if (!line.isBlank()) {
+                        lines.add(line.strip());
+                    }
+                }
+            }
+        }
+        return new ArrayList<>(lines);
+    }
+
+    private Map<String, Object> summary(JobOptions o, Domain domain, long hashed, StageTimes st, List<TaskSpan> spans, String output) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("mode", mode.name().toLowerCase());
+        s.put("bits", o.bits());
+        s.put("ppk", o.ppk());
+        s.put("cluster", o.cluster().name().toLowerCase());
+        s.put("engine", o.engineSpec());
+        s.put("output", output);
+        s.put("values_hashed", hashed);
+        s.put("values_expected", domain.size());
+        Map<String, Object> stages = new LinkedHashMap<>();
+        stages.put("map_s", st.mapS());
+        stages.put("shuffle_s", st.shuffleS());
+        stages.put("reduce_s", st.reduceS());
+        stages.put("total_s", st.totalS());
+        s.put("stages", stages);
+        s.put("values_per_s", st.totalS() > 0 ? hashed / st.totalS() : 0.0);
+        s.put("map_values_per_s", st.mapS() > 0 ? hashed / st.mapS() : 0.0);
+        s.put("maps_by_node", StageTimes.mapsByNode(spans));
+        return s;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void printSummary(Map<String, Object> s, long fallbackMaps) {
+        Map<String, Object> st = (Map<String, Object>) s.get("stages");
+        long hashed = (Long) s.get("values_hashed");
+        err.printf("fpgamr: values hashed %d of %d%s%n", hashed, (Long) s.get("values_expected"),
+            hashed == (Long) s.get("values_expected") ? "" : "  (MISMATCH)");
+        err.printf("  %-8s %9s%n", "stage", "seconds");
+        for (String k : List.of("map", "shuffle", "reduce", "total")) {
+            err.printf("  %-8s %9.2f%n", k, (Double) st.get(k + "_s"));
+        }
+        err.printf("  values/s %.4g overall, %.4g in the map stage%n", (Double) s.get("values_per_s"), (Double) s.get("map_values_per_s"));
+        Map<String, Map<String, Integer>> byNode = (Map<String, Map<String, Integer>>) s.get("maps_by_node");
+        byNode.forEach((node, c) -> err.printf("  maps on %s: %d cpu, %d fpga%n", node, c.get("cpu"), c.get("fpga")));
+        if (fallbackMaps > 0) {
+            err.printf("  warning: %d map(s) hashed in pure Java: no native kernel for their platform%n", fallbackMaps);
+        }
+        err.println("  output in " + s.get("output"));
+    }
+
+    /** Prints map and reduce progress on stderr while the job runs. */
+    private static final class Progress implements AutoCloseable {
+        private final Thread thread;
+
+        Progress(Job job, PrintStream err) {
+            boolean tty = System.console() != null;
+            thread = new Thread(() -> {
+                String last = "";
+                long lastPrint = 0;
+                try {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        Thread.sleep(1000);
+                        if (job.getJobState() == null) {
+                            continue;
+                        }
+                        String now = String.format("map %3.0f%% reduce %3.0f%%", 100 * job.mapProgress(), 100 * job.reduceProgress());
+                        long t = System.currentTimeMillis();
+                        if (tty) {
+                            err.print("\rfpgamr: " + now);
+                        } else if (!now.equals(last) && t - lastPrint >= 5000) {
+                            err.println("fpgamr: " + now);
+                            lastPrint = t;
+                        }
+                        last = now;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (Exception e) {
+                    // Progress is informational; the job's outcome is reported by the caller.
+                }
+                if (tty) {
+                    err.println();
+                }
+            }, "fpgamr-progress");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            thread.interrupt();
+            thread.join(2000);
+        }
+    }
+}
