@@ -1,6 +1,7 @@
 package io.fpgamr.md5;
 
 import io.fpgamr.md5.JobOptions.Mode;
+import java.io.PrintStream;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
@@ -27,8 +28,12 @@ public final class Main {
     }
 
     static int run(String[] args) {
+        return run(args, System.out, System.err);
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
-            System.err.println(USAGE);
+            err.println(USAGE);
             return 2;
         }
         String cmd = args[0];
@@ -36,23 +41,23 @@ public final class Main {
         try {
             switch (cmd) {
                 case "search":
-                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.SEARCH), rest);
+                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.SEARCH, out, err), rest);
                 case "bench":
-                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.BENCH), rest);
+                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.BENCH, out, err), rest);
                 case "-h":
                 case "--help":
                 case "help":
-                    System.out.println(USAGE);
+                    out.println(USAGE);
                     return 0;
                 default:
-                    System.err.println("fpgamr: unknown command '" + cmd + "' (expected search or bench; see --help)");
+                    err.println("fpgamr: unknown command '" + cmd + "' (expected search or bench; see --help)");
                     return 2;
             }
         } catch (UsageException e) {
-            System.err.println("fpgamr: " + e.getMessage());
+            err.println("fpgamr: " + e.getMessage());
             return 2;
         } catch (Exception | LinkageError e) {
-            System.err.println("fpgamr: failed: " + e);
+            err.println("fpgamr: failed: " + e);
             return 1;
         }
     }

@@ -1,0 +1,140 @@
+package io.fpgamr.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The job end to end through bin/fpgamr, on the embedded cluster and the local runner, both modes. */
+class JobEndToEndTest {
+    private static final int BITS = 20;
+    private static final long VALUES = 1L << BITS;
+
+    @TempDir
+    Path tmp;
+
+    private final SplittableRandom random = new SplittableRandom(20261121L);
+
+    private long planted() {
+        return random.nextLong(VALUES);
+    }
+
+    private static JsonNode summary(Path json) throws Exception {
+        return new ObjectMapper().readTree(json.toFile());
+    }
+
+    private static List<String> outputLines(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("part-"))
+                .flatMap(p -> {
+                    try {
+                        return Files.readAllLines(p).stream();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .sorted().toList();
+        }
+    }
+
+    @Test
+    void searchOnEmbeddedClusterWithHashListHitAndMiss() throws Exception {
+        long a = planted();
+        long b = planted();
+        // A digest of a value outside the domain: nothing in [0, 2^20) hashes to it.
+        String miss = Fpgamr.md5Hex(VALUES + 12345, BITS);
+        Path list = tmp.resolve("hashes.txt");
+        Files.writeString(list, "# hashcat-style list\n" + Fpgamr.md5Hex(b, BITS) + "\n" + miss.toUpperCase() + "\n");
+        Path out = tmp.resolve("out");
+        Path json = tmp.resolve("summary.json");
+
+        Fpgamr.Result r = Fpgamr.run(tmp, "search", Fpgamr.md5Hex(a, BITS), "--hash-list", list.toString(), "--bits", "" + BITS,
+            "--output", out.toString(), "--summary-json", json.toString());
+
+        assertEquals(0, r.code(), r.err());
+        List<String> expected = Stream.of(Fpgamr.potLine(a, BITS), Fpgamr.potLine(b, BITS)).sorted().distinct().toList();
+        assertEquals(expected, r.outLines());
+        assertEquals(expected, outputLines(out));
+        assertTrue(r.err().contains("values hashed " + VALUES + " of " + VALUES), r.err());
+        JsonNode s = summary(json);
+        assertEquals(VALUES, s.get("values_hashed").asLong());
+        assertEquals("embedded", s.get("cluster").asText());
+        int maps = 0;
+        for (JsonNode node : s.get("maps_by_node")) {
+            maps += node.get("cpu").asInt() + node.get("fpga").asInt();
+        }
+        assertTrue(maps >= 1);
+        assertTrue(s.get("stages").get("total_s").asDouble() > 0);
+    }
+
+    @Test
+    void benchOnEmbeddedClusterShufflesEverythingAndFindsThePlantedValue() throws Exception {
+        long a = planted();
+        Path out = tmp.resolve("out");
+        Path json = tmp.resolve("summary.json");
+
+        Fpgamr.Result r = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--reducers", "4",
+            "--output", out.toString(), "--summary-json", json.toString());
+
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of(Fpgamr.potLine(a, BITS)), r.outLines());
+        assertEquals(List.of(Fpgamr.potLine(a, BITS)), outputLines(out));
+        try (Stream<Path> files = Files.list(out)) {
+            assertEquals(4, files.filter(p -> p.getFileName().toString().startsWith("part-r-")).count());
+        }
+        JsonNode s = summary(json);
+        assertEquals(VALUES, s.get("values_hashed").asLong());
+        JsonNode st = s.get("stages");
+        for (String k : List.of("map_s", "shuffle_s", "reduce_s", "total_s")) {
+            assertTrue(st.get(k).asDouble() >= 0, k);
+        }
+        assertTrue(st.get("total_s").asDouble() >= st.get("map_s").asDouble());
+    }
+
+    @Test
+    void localRunnerBothModesAndOneValuePerRecord() throws Exception {
+        long a = planted();
+        Fpgamr.Result search = Fpgamr.run(tmp, "search", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--cluster", "local",
+            "--ppk", "1", "--output", tmp.resolve("s").toString());
+        assertEquals(0, search.code(), search.err());
+        assertEquals(List.of(Fpgamr.potLine(a, BITS)), search.outLines());
+        assertTrue(search.err().contains("values hashed " + VALUES + " of " + VALUES), search.err());
+
+        Fpgamr.Result bench = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--cluster", "local",
+            "--output", tmp.resolve("b").toString());
+        assertEquals(0, bench.code(), bench.err());
+        assertEquals(List.of(Fpgamr.potLine(a, BITS)), bench.outLines());
+    }
+
+    @Test
+    void noPreimageIsOneLineAndExitZero() throws Exception {
+        String miss = Fpgamr.md5Hex(VALUES + 1, BITS);
+        Fpgamr.Result r = Fpgamr.run(tmp, "search", miss, "--bits", "" + BITS, "--cluster", "local", "--output", tmp.resolve("o").toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals("", r.out());
+        assertTrue(r.err().lines().anyMatch(l -> l.equals("fpgamr: no preimage found for 1 target(s) among 2^20 values")), r.err());
+    }
+
+    @Test
+    void theThesisTargetAtFullWidthOfItsExample() throws Exception {
+        Fpgamr.Result r = Fpgamr.run(tmp, "search", "096822475dd517c1089f4b58c7f346ef", "--bits", "12", "--cluster", "local",
+            "--output", tmp.resolve("t").toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of("096822475dd517c1089f4b58c7f346ef:$HEX[00000123]"), r.outLines());
+    }
+
+    @Test
+    void badInputThroughTheLauncherIsOneLineExitTwo() throws Exception {
+        Fpgamr.Result r = Fpgamr.run(tmp, "search", "nothex", "--cluster", "local");
+        assertEquals(2, r.code());
+        assertEquals(List.of("fpgamr: target: 'nothex' is not an MD5 digest (32 hex digits)"), r.err().lines().toList());
+    }
+}
