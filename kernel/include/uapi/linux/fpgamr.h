@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * fpgamr.h - user-space interface of the fpgamr MD5 accelerator driver
+ *
+ * This header is the contract between kernel/fpgamr.ko and the user-space
+ * "uio" bus of the accelerator (jni-fpga/native/).  It builds both inside
+ * the kernel and as plain user-space C11 (-Wall -Werror), with only the
+ * <linux/types.h> and <linux/ioctl.h> of linux-libc-dev.
+ *
+ * Register and constant names of the accelerator itself live in the
+ * generated fpgamr_regs.h; nothing here clashes with them, so a program may
+ * include both.
+ *
+ * 1. Devices
+ *
+ * Each accelerator (a platform device bound through the device tree
+ * compatible FPGAMR_OF_COMPATIBLE) gives user space two character devices:
+ *
+ *   /dev/uioN          UIO device named FPGAMR_UIO_NAME: map 0 is the
+ *                      register window, the interrupt is the UIO interrupt.
+ *   /dev/fpgamr-dmaK   misc device: DMA buffers (the ioctls below and mmap).
+ *
+ * N and K are independent numbers.  Both class devices have the same
+ * parent, the platform device, whose sysfs directory
+ *
+ *   /sys/class/uio/uioN/device/  ==  /sys/class/misc/fpgamr-dmaK/device/
+ *
+ * holds these read-only attributes (one value and a newline each):
+ *
+ *   design_id        "0x4d443541": DESIGN_ID (register 0x000) read at probe
+ *   regmap_version   "0x00010000": REGMAP_VERSION (register 0x004)
+ *   dma_dev          "fpgamr-dmaK": the name of the DMA node in /dev
+ *   uio_dev          "uioN": the name of the UIO node in /dev
+ *   coherent         "0" or "1": 1 if the sync ioctls need no cache work
+ *   buffers_in_use   number of DMA buffers not yet returned (all processes)
+ *   bytes_in_use     bytes of those buffers
+ *
+ * and the directory misc/fpgamr-dmaK (like uio/uioN) below it.
+ *
+ * Discovery: for every /sys/class/uio/uioN whose "name" file reads
+ * FPGAMR_UIO_NAME, read /sys/class/uio/uioN/device/dma_dev and open
+ * /dev/<that name>.  FPGAMR_IOC_INFO on it returns uio_index == N, which
+ * confirms the pair.
+ *
+ * 2. Registers and interrupt (the UIO device)
+ *
+ * mmap(/dev/uioN, length = /sys/class/uio/uioN/maps/map0/size,
+ * PROT_READ | PROT_WRITE, MAP_SHARED, offset = 0) maps the register window
+ * uncached.  If the device tree gives the accelerator an interrupt, the
+ * kernel masks the line when it fires (the line is level-high); user space
+ * then reads the 32-bit event count from /dev/uioN (read() blocks, poll()
+ * works), clears IRQ_STATUS (write 1 to clear) and writes the 32-bit value 1
+ * to /dev/uioN to unmask the line again.  Without an interrupt in the device
+ * tree, read() fails with EIO and user space polls STATUS.
+ *
+ * 3. DMA buffers (the misc device)
+ *
+ * Buffers belong to the open file description that allocated them: handles
+ * and mmap offsets of one open file mean nothing to another.  A buffer is
+ * physically contiguous (CMA where the kernel has it), page aligned, a whole
+ * number of pages, zero-filled when allocated and addressable by the
+ * accelerator at bus_addr.  It is mapped cacheable; user space makes CPU and
+ * device views agree with the sync ioctls:
+ *
+ *   CPU writes, then device reads:   SYNC_FOR_DEVICE (TO_DEVICE) before START
+ *   device writes, then CPU reads:   SYNC_FOR_DEVICE (FROM_DEVICE) before START,
+ *                                    SYNC_FOR_CPU (FROM_DEVICE) after DONE
+ *
+ * In coherent mode (device tree "dma-coherent", e.g. an ACP port, or the
+ * module parameter coherent=1) the sync ioctls check their arguments the same
+ * way and return 0 without cache maintenance; FPGAMR_INFO_COHERENT and
+ * FPGAMR_BUF_COHERENT say so.
+ *
+ * mmap(NULL, length, prot, MAP_SHARED, fd, mmap_offset) maps a buffer; the
+ * offset is the opaque cookie from FPGAMR_IOC_ALLOC (do not compute it),
+ * length may be less than the buffer's size.  32-bit programs use a 64-bit
+ * off_t (-D_FILE_OFFSET_BITS=64) or mmap64().
+ *
+ * FPGAMR_IOC_FREE drops the handle at once; the memory goes back when the
+ * last mapping of it is gone too.  Closing the file (or the death of the
+ * process) frees every buffer it still holds.  buffers_in_use and
+ * bytes_in_use count a buffer until its memory is returned.
+ *
+ * 4. Errors (errno of the failing call)
+ *
+ *   any ioctl     ENOTTY  unknown request
+ *                 EFAULT  argument pointer not readable/writable
+ *                 ENODEV  the accelerator was removed; only FREE and close
+ *                         still work
+ *   ALLOC         EINVAL  size == 0, or flags != 0
+ *                 E2BIG   size > max_buf_bytes (FPGAMR_IOC_INFO)
+ *                 ENOMEM  no contiguous memory of that size now
+ *                 ENOSPC  the file already holds FPGAMR_MAX_BUFFERS buffers
+ *   FREE          ENOENT  no buffer with that handle in this file
+ *                 EINVAL  reserved != 0
+ *   SYNC_FOR_*    ENOENT  no buffer with that handle in this file
+ *                 EINVAL  direction unknown; length == 0; offset or length
+ *                         not a multiple of sync_align (FPGAMR_IOC_INFO)
+ *                 ERANGE  the range [offset, offset + length) does not lie
+ *                         inside the buffer (it overlaps its end or wraps)
+ *   mmap          EINVAL  not MAP_SHARED, or length > the buffer's size
+ *                 ENXIO   offset is not the mmap_offset of a buffer of
+ *                         this file
+ */
+#ifndef _UAPI_LINUX_FPGAMR_H
+#define _UAPI_LINUX_FPGAMR_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define FPGAMR_API_VERSION	1
+
+#define FPGAMR_OF_COMPATIBLE	"fpgamr,md5-accel-1.0"
+#define FPGAMR_UIO_NAME		"fpgamr-md5"
+#define FPGAMR_DMA_DEV_PREFIX	"fpgamr-dma"
+
+/* sync_align is never smaller than this (a cache line or more) */
+#define FPGAMR_SYNC_ALIGN_MIN	64
+/* buffers one open file may hold at once */
+#define FPGAMR_MAX_BUFFERS	4095
+
+/* struct fpgamr_sync.direction */
+#define FPGAMR_DMA_BIDIRECTIONAL	0
+#define FPGAMR_DMA_TO_DEVICE		1
+#define FPGAMR_DMA_FROM_DEVICE		2
+
+/* struct fpgamr_info.flags */
+#define FPGAMR_INFO_COHERENT	(1U << 0)	/* syncs do no cache work */
+#define FPGAMR_INFO_TEST_DEVICE	(1U << 1)	/* fake device, no hardware */
+
+/* struct fpgamr_alloc.flags (out) */
+#define FPGAMR_BUF_COHERENT	(1U << 0)
+
+/* FPGAMR_IOC_INFO: all fields out */
+struct fpgamr_info {
+	__u32 api_version;	/* FPGAMR_API_VERSION */
+	__u32 design_id;	/* DESIGN_ID register read at probe */
+	__u32 regmap_version;	/* REGMAP_VERSION register read at probe */
+	__u32 uio_index;	/* N of the /dev/uioN of this accelerator */
+	__u32 flags;		/* FPGAMR_INFO_* */
+	__u32 sync_align;	/* alignment of sync offset and length */
+	__u64 max_buf_bytes;	/* largest size ALLOC accepts */
+	__u32 page_size;	/* buffers are multiples of this */
+	__u32 dma_bits;		/* width of the bus addresses the device uses */
+};
+
+/* FPGAMR_IOC_ALLOC */
+struct fpgamr_alloc {
+	__u64 size;		/* in: bytes wanted; out: bytes allocated */
+	__u64 bus_addr;		/* out: address the accelerator uses */
+	__u64 mmap_offset;	/* out: offset argument of mmap() */
+	__u32 handle;		/* out: names the buffer in FREE and SYNC */
+	__u32 flags;		/* in: 0; out: FPGAMR_BUF_* */
+};
+
+/* FPGAMR_IOC_FREE */
+struct fpgamr_free {
+	__u32 handle;
+	__u32 reserved;		/* must be 0 */
+};
+
+/* FPGAMR_IOC_SYNC_FOR_DEVICE and FPGAMR_IOC_SYNC_FOR_CPU */
+struct fpgamr_sync {
+	__u32 handle;
+	__u32 direction;	/* FPGAMR_DMA_* */
+	__u64 offset;		/* from the start of the buffer */
+	__u64 length;
+};
+
+#define FPGAMR_IOC_MAGIC	0xE8	/* out of tree, not in ioctl-number.rst */
+
+#define FPGAMR_IOC_INFO		_IOR(FPGAMR_IOC_MAGIC, 0x00, struct fpgamr_info)
+#define FPGAMR_IOC_ALLOC	_IOWR(FPGAMR_IOC_MAGIC, 0x01, struct fpgamr_alloc)
+#define FPGAMR_IOC_FREE		_IOW(FPGAMR_IOC_MAGIC, 0x02, struct fpgamr_free)
+#define FPGAMR_IOC_SYNC_FOR_DEVICE \
+	_IOW(FPGAMR_IOC_MAGIC, 0x03, struct fpgamr_sync)
+#define FPGAMR_IOC_SYNC_FOR_CPU	_IOW(FPGAMR_IOC_MAGIC, 0x04, struct fpgamr_sync)
+
+#endif /* _UAPI_LINUX_FPGAMR_H */

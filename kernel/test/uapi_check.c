@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Compiles the UAPI header as plain user-space C11 and pins its ABI. */
+#include <linux/fpgamr.h>
+#include <stddef.h>
+
+_Static_assert(sizeof(struct fpgamr_info) == 40, "fpgamr_info size");
+_Static_assert(sizeof(struct fpgamr_alloc) == 32, "fpgamr_alloc size");
+_Static_assert(sizeof(struct fpgamr_free) == 8, "fpgamr_free size");
+_Static_assert(sizeof(struct fpgamr_sync) == 24, "fpgamr_sync size");
+_Static_assert(offsetof(struct fpgamr_info, max_buf_bytes) == 24, "info");
+_Static_assert(offsetof(struct fpgamr_alloc, handle) == 24, "alloc");
+_Static_assert(offsetof(struct fpgamr_sync, offset) == 8, "sync");
+
+int main(void)
+{
+	return FPGAMR_IOC_INFO == FPGAMR_IOC_ALLOC;
+}
