@@ -17,6 +17,7 @@ public final class Main {
         "commands:",
         "  search DIGEST... [options]   find MD5 preimages over [0, 2^bits); maps emit only matches",
         "  bench DIGEST... [options]    the thesis's benchmark: every (lsb, message||md5) pair is shuffled",
+        "  rate [--bits N] [--accel SPEC]...  values/s of the MD5 engines alone, in this process",
         "",
         "'fpgamr <command> --help' lists a command's options.");
 
@@ -44,13 +45,15 @@ public final class Main {
                     return ToolRunner.run(new Configuration(), new Md5Tool(Mode.SEARCH, out, err), rest);
                 case "bench":
                     return ToolRunner.run(new Configuration(), new Md5Tool(Mode.BENCH, out, err), rest);
+                case "rate":
+                    return EngineRate.run(rest, out);
                 case "-h":
                 case "--help":
                 case "help":
                     out.println(USAGE);
                     return 0;
                 default:
-                    err.println("fpgamr: unknown command '" + cmd + "' (expected search or bench; see --help)");
+                    err.println("fpgamr: unknown command '" + cmd + "' (expected search, bench or rate; see --help)");
                     return 2;
             }
         } catch (UsageException e) {

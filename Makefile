@@ -1,0 +1,38 @@
+# fpgamr: the two commands a new user needs are `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+export PATH := $(CURDIR)/.venv/bin:$(PATH)
+MVN := mvn -B -ntp -q
+DIGEST ?= 096822475dd517c1089f4b58c7f346ef
+BITS ?= 28
+
+.PHONY: deps build run test bench bench-kernels bench-fpga clean
+
+## deps: install what is missing (Debian packages, the Python venv); needs root the first time
+deps:
+	bin/install-deps
+
+## build: every Maven module (the native library and FPGA models are built by jni-fpga's build)
+build: deps
+	$(MVN) -DskipTests install
+
+## run: install, build, and run the main job on the embedded cluster at 28 bits
+run: build
+	bin/fpgamr search $(DIGEST) --bits $(BITS)
+
+## test: install, build, and run every test suite
+test: deps
+	bin/run-tests
+
+## bench: values/s of the map-side MD5 and of the whole job in both modes at 28 bits
+bench: build
+	bin/bench-job
+
+bench-kernels: build
+	$(MAKE) -C jni-fpga/native bench-kernels
+
+bench-fpga: build
+	$(MAKE) -C jni-fpga/native bench-fpga
+
+clean:
+	$(MVN) clean
+	rm -rf target
