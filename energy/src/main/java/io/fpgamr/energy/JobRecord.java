@@ -1,0 +1,24 @@
+package io.fpgamr.energy;
+
+import java.util.List;
+
+/**
+ * What the job launcher knows once a job finished: its id, when it was submitted and when it was
+ * done (the thesis's t = 0 and t_total), how many values it hashed (the transformations of TpW) and
+ * its tasks' spans.
+ */
+public record JobRecord(String jobId, long submitMs, long doneMs, long valuesHashed, List<TaskSpan> spans) {
+    public JobRecord {
+        if (doneMs < submitMs) {
+            throw new IllegalArgumentException("job done (" + doneMs + ") before it was submitted (" + submitMs + ")");
+        }
+        if (valuesHashed < 0) {
+            throw new IllegalArgumentException("values hashed must not be negative");
+        }
+        spans = List.copyOf(spans);
+    }
+
+    public double seconds() {
+        return (doneMs - submitMs) / 1000.0;
+    }
+}
