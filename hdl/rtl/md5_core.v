@@ -35,7 +35,7 @@ module md5_core #(
     localparam [31:0] IV_C = 32'h98badcfe;
     localparam [31:0] IV_D = 32'h10325476;
 
-    wire [31:0]  a [0:STEPS];
+    wire [31:0]  t [0:STEPS];
     wire [31:0]  b [0:STEPS];
     wire [31:0]  c [0:STEPS];
     wire [31:0]  d [0:STEPS];
@@ -43,7 +43,10 @@ module md5_core #(
     reg  [STEPS-1:0] valid_sr;
     reg  [TAG_W-1:0] tag_sr [0:STEPS-1];
 
-    assign a[0] = IV_A;
+    // t = a + K[0] + M[0] for the first step (see md5_step)
+    localparam [31:0] K0 = 32'hd76aa478;
+    wire [31:0] m0_first = VAR_MASK[0] ? in_block[31:0] : const_block[31:0];
+    assign t[0] = m0_first + (IV_A + K0);
     assign b[0] = IV_B;
     assign c[0] = IV_C;
     assign d[0] = IV_D;
@@ -54,9 +57,9 @@ module md5_core #(
         for (i = 0; i < STEPS; i = i + 1) begin : g_step
             md5_step #(.STEP(i), .VAR_MASK(VAR_MASK)) u_step (
                 .clk(clk), .ce(ce),
-                .in_a(a[i]), .in_b(b[i]), .in_c(c[i]), .in_d(d[i]),
+                .in_t(t[i]), .in_b(b[i]), .in_c(c[i]), .in_d(d[i]),
                 .in_msg(m[i]), .cmsg(const_block),
-                .out_a(a[i+1]), .out_b(b[i+1]), .out_c(c[i+1]), .out_d(d[i+1]),
+                .out_t(t[i+1]), .out_b(b[i+1]), .out_c(c[i+1]), .out_d(d[i+1]),
                 .out_msg(m[i+1])
             );
             if (i == 0) begin : g_tag0
@@ -80,7 +83,7 @@ module md5_core #(
     always @(posedge clk) begin
         if (ce) begin
             out_tag <= tag_sr[STEPS-1];
-            out_digest <= {d[STEPS] + IV_D, c[STEPS] + IV_C, b[STEPS] + IV_B, a[STEPS] + IV_A};
+            out_digest <= {d[STEPS] + IV_D, c[STEPS] + IV_C, b[STEPS] + IV_B, t[STEPS] + IV_A};
         end
     end
 endmodule

@@ -6,7 +6,11 @@
 // either zero or a function of the width), so they cost no pipeline registers.
 //
 // The state rotates as in the RFC: a' = d, b' = b + rotl(a + F + K + M[g], s),
-// c' = b, d' = c. Everything step-specific (function, K, g, s) is decided at
+// c' = b, d' = c. To keep every adder a two-input carry chain, the stage
+// does not carry a itself but t = a + K[step] + M[g(step)], computed one stage
+// early: this stage outputs t' = d + K[step+1] + M[g(step+1)] (the next a is
+// this d). The last stage (STEP = 63) outputs the plain a for the final
+// addition. Everything step-specific (function, K, g, s) is decided at
 // elaboration time from the STEP parameter.
 `default_nettype none
 module md5_step #(
@@ -15,13 +19,13 @@ module md5_step #(
 ) (
     input  wire         clk,
     input  wire         ce,
-    input  wire [31:0]  in_a,
+    input  wire [31:0]  in_t,
     input  wire [31:0]  in_b,
     input  wire [31:0]  in_c,
     input  wire [31:0]  in_d,
     input  wire [511:0] in_msg,
     input  wire [511:0] cmsg,
-    output reg  [31:0]  out_a,
+    output reg  [31:0]  out_t,
     output reg  [31:0]  out_b,
     output reg  [31:0]  out_c,
     output reg  [31:0]  out_d,
@@ -124,9 +128,10 @@ module md5_step #(
         end
     endfunction
 
-    localparam integer G = g_index(STEP);
     localparam integer S = s_amount(STEP);
-    localparam [31:0] K = k_const(STEP);
+    localparam integer LAST = (STEP == 63) ? 1 : 0;
+    localparam integer GN = g_index(LAST ? 0 : STEP + 1);
+    localparam [31:0] KN = k_const(LAST ? 0 : STEP + 1);
 
     reg [31:0] f;
     always @* begin
@@ -138,15 +143,17 @@ module md5_step #(
         endcase
     end
 
-    wire [31:0] mg = VAR_MASK[G] ? in_msg[32*G +: 32] : cmsg[32*G +: 32];
+    // M[g] of the next step, from the carried words or the job constants
+    wire [31:0] mn = VAR_MASK[GN] ? in_msg[32*GN +: 32] : cmsg[32*GN +: 32];
+    wire [31:0] kmn = mn + KN;
 
-    wire [31:0] sum = in_a + f + K + mg;
+    wire [31:0] sum = in_t + f;
     wire [63:0] sum2 = {sum, sum};
     wire [31:0] rot = sum2[63 - S -: 32];
 
     always @(posedge clk) begin
         if (ce) begin
-            out_a <= in_d;
+            out_t <= LAST ? in_d : in_d + kmn;
             out_b <= in_b + rot;
             out_c <= in_b;
             out_d <= in_c;

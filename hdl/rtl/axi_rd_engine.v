@@ -1,0 +1,140 @@
+// axi_rd_engine: AXI4 read DMA. Reads nbeats bus-width beats starting at the
+// bus-aligned address addr and delivers them in order on a valid/ready
+// stream. Bursts are INCR, at most MAX_BURST beats and never cross a 4 KiB
+// boundary (AXI rule). A burst is only issued when the output FIFO has room
+// for all of its beats, so R is never back-pressured by this engine.
+// A non-OKAY response (SLVERR/DECERR) sets err (with the burst address in
+// err_addr) and stops new bursts; bursts already issued are still accepted
+// and their data dropped, so busy falls only when the bus is quiet.
+// stop ends the transfer early the same way, without an error.
+`default_nettype none
+module axi_rd_engine #(
+    parameter integer ADDR_W = 32,
+    parameter integer DATA_W = 128,
+    parameter integer MAX_BURST = 16,
+    parameter integer FIFO_DEPTH = 64,
+    parameter integer CNT_W = 40,
+    parameter [3:0]   AXI_CACHE = 4'b0011
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire              start,
+    input  wire [ADDR_W-1:0] addr,
+    input  wire [CNT_W-1:0]  nbeats,
+    input  wire              stop,
+    output wire              busy,
+    output reg               err,
+    output reg  [ADDR_W-1:0] err_addr,
+    // data out
+    output wire              out_valid,
+    input  wire              out_ready,
+    output wire [DATA_W-1:0] out_data,
+    // AXI4 read channels
+    output wire [0:0]        m_axi_arid,
+    output wire [ADDR_W-1:0] m_axi_araddr,
+    output wire [7:0]        m_axi_arlen,
+    output wire [2:0]        m_axi_arsize,
+    output wire [1:0]        m_axi_arburst,
+    output wire              m_axi_arlock,
+    output wire [3:0]        m_axi_arcache,
+    output wire [2:0]        m_axi_arprot,
+    output wire              m_axi_arvalid,
+    input  wire              m_axi_arready,
+    input  wire [0:0]        m_axi_rid,
+    input  wire [DATA_W-1:0] m_axi_rdata,
+    input  wire [1:0]        m_axi_rresp,
+    input  wire              m_axi_rlast,
+    input  wire              m_axi_rvalid,
+    output wire              m_axi_rready
+);
+    localparam integer BYTES = DATA_W / 8;
+    localparam integer LSB = $clog2(BYTES);
+    localparam integer PAGE_BEATS = 4096 / BYTES;
+    localparam integer FC_W = $clog2(FIFO_DEPTH) + 1;
+
+    reg  [ADDR_W-1:0] cur_addr;
+    reg  [CNT_W-1:0]  remaining;
+    reg               stopped;
+    reg  [15:0]       outstanding;   // beats requested, not yet received
+
+    wire [FC_W-1:0] fifo_count;
+    wire            fifo_in_ready;
+
+    // burst length: MAX_BURST, the next 4 KiB boundary, or what is left
+    wire [15:0] to_page = PAGE_BEATS - {{(16-12+LSB){1'b0}}, cur_addr[11:LSB]};
+    wire        rem_small = remaining < MAX_BURST;
+    wire [15:0] rem16 = rem_small ? remaining[15:0] : MAX_BURST;
+    reg  [15:0] blen;
+    always @* begin
+        blen = MAX_BURST;
+        if (to_page < blen) blen = to_page;
+        if (rem16 < blen) blen = rem16;
+    end
+
+    wire [15:0] room = FIFO_DEPTH - {{(16-FC_W){1'b0}}, fifo_count} - outstanding;
+    wire addr_fifo_ready;
+    assign m_axi_arvalid = !stopped && (remaining != 0) && (room >= blen) && addr_fifo_ready;
+    assign m_axi_araddr = cur_addr;
+    assign m_axi_arlen = blen[7:0] - 8'd1;
+    assign m_axi_arsize = LSB[2:0];
+    assign m_axi_arburst = 2'b01;
+    assign m_axi_arlock = 1'b0;
+    assign m_axi_arcache = AXI_CACHE;
+    assign m_axi_arprot = 3'b000;
+    assign m_axi_arid = 1'b0;
+    assign m_axi_rready = 1'b1;
+
+    wire ar_fire = m_axi_arvalid && m_axi_arready;
+    wire r_fire = m_axi_rvalid && m_axi_rready;
+
+    // burst start addresses, for err_addr
+    wire [ADDR_W-1:0] head_addr;
+    wire              head_valid;
+    sync_fifo #(.WIDTH(ADDR_W), .DEPTH(FIFO_DEPTH)) u_addr_fifo (
+        .clk(clk), .rst(rst), .clr(start),
+        .in_valid(ar_fire), .in_ready(addr_fifo_ready), .in_data(cur_addr),
+        .out_valid(head_valid), .out_ready(r_fire && m_axi_rlast), .out_data(head_addr),
+        .count());
+
+    always @(posedge clk) begin
+        if (rst) begin
+            remaining <= {CNT_W{1'b0}};
+            stopped <= 1'b1;
+            outstanding <= 16'd0;
+            err <= 1'b0;
+            err_addr <= {ADDR_W{1'b0}};
+            cur_addr <= {ADDR_W{1'b0}};
+        end else begin
+            if (start) begin
+                cur_addr <= addr;
+                remaining <= nbeats;
+                stopped <= 1'b0;
+                err <= 1'b0;
+                err_addr <= {ADDR_W{1'b0}};
+            end else begin
+                if (stop) stopped <= 1'b1;
+                if (ar_fire) begin
+                    cur_addr <= cur_addr + ({{(ADDR_W-16){1'b0}}, blen} << LSB);
+                    remaining <= remaining - {{(CNT_W-16){1'b0}}, blen};
+                end
+                if (r_fire && m_axi_rresp != 2'b00) begin
+                    stopped <= 1'b1;
+                    if (!err) err_addr <= head_addr;
+                    err <= 1'b1;
+                end
+            end
+            outstanding <= outstanding + (ar_fire ? blen : 16'd0) - {15'd0, r_fire};
+        end
+    end
+
+    sync_fifo #(.WIDTH(DATA_W), .DEPTH(FIFO_DEPTH)) u_data_fifo (
+        .clk(clk), .rst(rst), .clr(start),
+        .in_valid(r_fire && !err && m_axi_rresp == 2'b00), .in_ready(fifo_in_ready), .in_data(m_axi_rdata),
+        .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data),
+        .count(fifo_count));
+
+    assign busy = (outstanding != 0) || (!stopped && remaining != 0);
+
+    wire unused = &{1'b0, m_axi_rid, fifo_in_ready, head_valid, to_page[15:13]};
+endmodule
+`default_nettype wire

@@ -1,0 +1,382 @@
+// tb_md5acc_top: Verilator test bench for the whole accelerator (md5acc_top)
+// with the Md5accSim AXI memory model: register contract, hash path for every
+// width with back-pressure and page crossings, zero-length and 2^18-value
+// batches, search path with planted targets, match overflow, abort, and the
+// error paths (DECERR/SLVERR -> ERROR + IRQ, bad width, bad alignment).
+// Expected digests come from a software MD5 (md5_ref.h).
+// Prints "N passed, M failed"; exit status 1 on any failure.
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <vector>
+
+#include "fpgamr_regs.h"
+#include "md5_ref.h"
+#include "md5acc_sim.h"
+
+static int passed, failed;
+#define CHECK(cond, ...)                                                            \
+    do {                                                                            \
+        if (cond) passed++;                                                         \
+        else {                                                                      \
+            failed++;                                                               \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                  \
+            printf(__VA_ARGS__);                                                    \
+            printf("\n");                                                           \
+        }                                                                           \
+    } while (0)
+
+static const uint64_t MEM_BASE = 0x10000000;
+static const uint64_t MEM_SIZE = 32u << 20;
+static std::vector<uint8_t> mem(MEM_SIZE);
+static unsigned npipe;
+
+struct Job {
+    int op = 0, width = 4;
+    uint64_t start = 0, count = 0, src = 0, dst = 0;
+    uint32_t cap = 0;
+};
+struct Result {
+    uint32_t status, irq_sts, match_count;
+    uint64_t done, cycles, err_addr;
+    bool irq_line;
+};
+
+static void w64(Md5accSim &s, uint32_t lo, uint64_t v)
+{
+    s.reg_write(lo, (uint32_t)v);
+    s.reg_write(lo + 4, (uint32_t)(v >> 32));
+}
+static uint64_t r64(Md5accSim &s, uint32_t lo)
+{
+    uint64_t l = s.reg_read(lo);
+    return l | (uint64_t)s.reg_read(lo + 4) << 32;
+}
+
+static void launch(Md5accSim &s, const Job &j)
+{
+    s.reg_write(FPGAMR_REG_MODE, (uint32_t)j.op | (uint32_t)j.width << FPGAMR_MODE_WIDTH_SHIFT);
+    w64(s, FPGAMR_REG_START_LO, j.start);
+    w64(s, FPGAMR_REG_COUNT_LO, j.count);
+    w64(s, FPGAMR_REG_SRC_LO, j.src);
+    w64(s, FPGAMR_REG_DST_LO, j.dst);
+    s.reg_write(FPGAMR_REG_MATCH_CAP, j.cap);
+    s.reg_write(FPGAMR_REG_IRQ_ENABLE, 3);
+    s.reg_write(FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
+}
+static Result finish(Md5accSim &s, uint64_t guard = 50000000)
+{
+    for (uint64_t i = 0; i < guard && (s.busy() || !s.irq()); i++) s.tick();
+    Result r;
+    r.irq_line = s.irq();
+    r.status = s.reg_read(FPGAMR_REG_STATUS);
+    r.irq_sts = s.reg_read(FPGAMR_REG_IRQ_STATUS);
+    r.match_count = s.reg_read(FPGAMR_REG_MATCH_COUNT);
+    r.done = r64(s, FPGAMR_REG_DONE_LO);
+    r.cycles = r64(s, FPGAMR_REG_CYCLES_LO);
+    r.err_addr = r64(s, FPGAMR_REG_ERR_ADDR_LO);
+    s.reg_write(FPGAMR_REG_IRQ_STATUS, r.irq_sts);
+    for (int i = 0; i < 200 && !s.bus_quiet(); i++) s.tick();
+    return r;
+}
+static Result run(Md5accSim &s, const Job &j)
+{
+    launch(s, j);
+    return finish(s);
+}
+static uint8_t *at(uint64_t bus) { return &mem[bus - MEM_BASE]; }
+static unsigned slot_bytes(int w) { return w > 4 ? 8 : 4; }
+
+static void fill_messages(uint64_t src, uint64_t first, uint64_t count, int w, uint32_t junk_seed)
+{
+    unsigned sb = slot_bytes(w);
+    uint32_t x = junk_seed | 1;
+    for (uint64_t i = 0; i < count; i++) {
+        uint8_t *p = at(src + i * sb);
+        for (unsigned k = 0; k < sb; k++) {  // junk past the width must be ignored
+            x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+            p[k] = (uint8_t)x;
+        }
+        uint64_t v = first + i;
+        for (int k = 0; k < w; k++) p[k] = (uint8_t)(v >> (8 * (w - 1 - k)));
+    }
+}
+static uint64_t check_digests(uint64_t dst, uint64_t first, uint64_t count, int w)
+{
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        uint8_t d[16];
+        md5_ref_value(first + i, w, d);
+        if (memcmp(d, at(dst + 16 * i), 16) != 0) {
+            if (bad < 3) printf("  digest %llu (value %llx, width %d) wrong\n", (unsigned long long)i,
+                                (unsigned long long)(first + i), w);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+static void set_filter(Md5accSim &s, const std::vector<std::vector<uint8_t>> &digests, bool all_ones = false)
+{
+    std::vector<uint32_t> words(2 * FPGAMR_FILTER_WORDS, all_ones ? 0xFFFFFFFFu : 0u);
+    for (auto &d : digests)
+        for (int a = 0; a < 2; a++) {
+            uint32_t w;
+            memcpy(&w, &d[4 * a], 4);
+            uint32_t idx = w & ((1u << FPGAMR_FILTER_IDX_BITS) - 1);
+            words[a * FPGAMR_FILTER_WORDS + idx / 32] |= 1u << (idx % 32);
+        }
+    s.reg_write(FPGAMR_REG_FILTER_ADDR, 0);
+    for (uint32_t w : words) s.reg_write(FPGAMR_REG_FILTER_DATA, w);
+}
+
+struct Rec { uint64_t value; uint8_t digest[16]; };
+static std::vector<Rec> records(uint64_t dst, uint64_t n)
+{
+    std::vector<Rec> v;
+    for (uint64_t i = 0; i < n; i++) {
+        Rec r;
+        memcpy(&r.value, at(dst + 32 * i), 8);
+        memcpy(r.digest, at(dst + 32 * i + 16), 16);
+        v.push_back(r);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    Verilated::commandArgs(argc, argv);
+    bool quick = argc > 1 && std::string(argv[1]) == "quick";
+    Md5accSim s(12345);
+    s.add_region(MEM_BASE, MEM_SIZE, mem.data());
+
+    // ---- register contract
+    CHECK(s.reg_read(FPGAMR_REG_DESIGN_ID) == 0x4D443541u, "design id %08x", s.reg_read(FPGAMR_REG_DESIGN_ID));
+    CHECK(s.reg_read(FPGAMR_REG_REGMAP_VERSION) == FPGAMR_REGMAP_VERSION, "version");
+    uint32_t params = s.reg_read(FPGAMR_REG_DESIGN_PARAMS);
+    npipe = params & FPGAMR_DESIGN_PARAMS_PIPELINES_MASK;
+    CHECK(npipe >= 1 && (params & FPGAMR_DESIGN_PARAMS_MODE_HASH_MASK) && (params & FPGAMR_DESIGN_PARAMS_MODE_SEARCH_MASK),
+          "params %08x", params);
+    printf("tb_md5acc_top: %u pipeline(s), params %08x\n", npipe, params);
+    s.reg_write(FPGAMR_REG_SCRATCH, 0xA5A5F00Du);
+    CHECK(s.reg_read(FPGAMR_REG_SCRATCH) == 0xA5A5F00Du, "scratch");
+    s.reg_write(FPGAMR_REG_DESIGN_ID, 0);
+    CHECK(s.reg_read(FPGAMR_REG_DESIGN_ID) == 0x4D443541u, "design id is read-only");
+
+    // ---- hash path, every width, back-pressure, page crossings, partial last beat
+    s.set_stall(25);
+    for (int w = 1; w <= 8; w++) {
+        Job j;
+        j.op = FPGAMR_OP_HASH;
+        j.width = w;
+        j.count = 1000 + 37 * (uint64_t)w;                 // not a multiple of anything useful
+        j.src = MEM_BASE + 0x1000 * w + 0xFF0;             // first beat right before a page end
+        j.dst = MEM_BASE + 0x100000 + 0x10000 * w + 0xFD0; // bursts split at page ends
+        uint64_t first = 0x0123456789ull * (uint64_t)w;
+        fill_messages(j.src, first, j.count, w, 77u * (uint32_t)w);
+        memset(at(j.dst), 0, j.count * 16 + 64);
+        Result r = run(s, j);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK, "w%d status %08x", w, r.status);
+        CHECK(r.irq_line && r.irq_sts == FPGAMR_IRQ_STATUS_DONE_MASK, "w%d irq %d sts %x", w, r.irq_line, r.irq_sts);
+        CHECK(r.done == j.count, "w%d done %llu", w, (unsigned long long)r.done);
+        CHECK(check_digests(j.dst, first, j.count, w) == 0, "w%d digests", w);
+        uint8_t z[16] = {0};
+        CHECK(memcmp(at(j.dst + 16 * j.count), z, 16) == 0, "w%d wrote past the end", w);
+        CHECK(!s.irq(), "irq cleared by W1C");
+    }
+    CHECK(s.protocol_errors() == 0, "AXI protocol: %s", s.last_protocol_error().c_str());
+    // thesis example: MD5(00 00 01 23)
+    {
+        Job j;
+        j.op = FPGAMR_OP_HASH; j.width = 4; j.count = 1;
+        j.src = MEM_BASE; j.dst = MEM_BASE + 0x4000;
+        uint8_t m[4] = {0, 0, 1, 0x23};
+        memcpy(at(j.src), m, 4);
+        Result r = run(s, j);
+        static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
+                                         0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && memcmp(at(j.dst), want, 16) == 0, "MD5(00000123)");
+    }
+
+    // ---- zero-length batch
+    {
+        Job j;
+        j.op = FPGAMR_OP_HASH; j.count = 0; j.src = MEM_BASE; j.dst = MEM_BASE + 0x4000;
+        Result r = run(s, j);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == 0 && r.irq_line, "zero-length hash %08x", r.status);
+        j.op = FPGAMR_OP_SEARCH;
+        r = run(s, j);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == 0 && r.match_count == 0, "zero-length search");
+    }
+
+    // ---- search path with planted targets, stalls
+    {
+        Job j;
+        j.op = FPGAMR_OP_SEARCH; j.width = 5;
+        j.start = 0x12345600ull; j.count = 3001;
+        j.dst = MEM_BASE + 0x200000; j.cap = 1024;
+        std::vector<uint64_t> planted = {j.start, j.start + 1, j.start + 1500, j.start + 3000};
+        std::vector<std::vector<uint8_t>> tg;
+        for (uint64_t v : planted) { std::vector<uint8_t> d(16); md5_ref_value(v, 5, d.data()); tg.push_back(d); }
+        { std::vector<uint8_t> d(16); md5_ref_value(j.start + 3001, 5, d.data()); tg.push_back(d); }  // outside
+        set_filter(s, tg);
+        Result r = run(s, j);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK, "search status %08x", r.status);
+        CHECK(r.done == j.count, "search done %llu", (unsigned long long)r.done);
+        auto recs = records(j.dst, r.match_count);
+        std::set<uint64_t> found;
+        bool digests_ok = true;
+        for (auto &x : recs) {
+            uint8_t d[16];
+            md5_ref_value(x.value, 5, d);
+            if (memcmp(d, x.digest, 16)) digests_ok = false;
+            found.insert(x.value);
+        }
+        CHECK(digests_ok, "match record digests");
+        for (uint64_t v : planted) CHECK(found.count(v) == 1, "planted %llx found", (unsigned long long)v);
+        CHECK(found.count(j.start + 3001) == 0, "value outside the range not reported");
+        CHECK(r.match_count >= planted.size() && r.match_count < planted.size() + 4, "match count %u", r.match_count);
+    }
+
+    // ---- match overflow: every value hits, capacity 10
+    {
+        Job j;
+        j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 1000; j.count = 100;
+        j.dst = MEM_BASE + 0x300000; j.cap = 10;
+        memset(at(j.dst), 0xAB, 32 * 12);
+        set_filter(s, {}, true);
+        Result r = run(s, j);
+        CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_MATCH_OVERFLOW_MASK), "overflow status %08x", r.status);
+        CHECK(r.match_count == 100 && r.done == 100, "overflow counts %u %llu", r.match_count, (unsigned long long)r.done);
+        auto recs = records(j.dst, 10);
+        std::set<uint64_t> vals;
+        for (auto &x : recs) vals.insert(x.value);
+        CHECK(vals.size() == 10 && *vals.begin() >= 1000 && *vals.rbegin() < 1100, "10 distinct records");
+        CHECK(at(j.dst + 32 * 10)[0] == 0xAB, "nothing written past the capacity");
+    }
+
+    // ---- error paths
+    s.set_stall(10);
+    {
+        Job j;  // read from an unmapped address: DECERR
+        j.op = FPGAMR_OP_HASH; j.width = 4; j.count = 500;
+        j.src = 0x40000000; j.dst = MEM_BASE + 0x4000;
+        Result r = run(s, j);
+        CHECK((r.status & FPGAMR_STATUS_ERROR_MASK) && ((r.status & FPGAMR_STATUS_ERR_CODE_MASK) >> FPGAMR_STATUS_ERR_CODE_SHIFT) == FPGAMR_ERR_READ_RESP,
+              "DECERR read status %08x", r.status);
+        CHECK(r.irq_line && r.irq_sts == FPGAMR_IRQ_STATUS_ERROR_MASK, "error irq");
+        CHECK(r.err_addr == 0x40000000, "err addr %llx", (unsigned long long)r.err_addr);
+        CHECK(r.done < j.count, "done %llu", (unsigned long long)r.done);
+    }
+    {
+        // write into a buffer whose second half answers SLVERR: error mid-batch
+        static std::vector<uint8_t> bad(0x8000);
+        uint64_t bad_base = 0x20000000;
+        s.add_region(bad_base, 0x4000, bad.data());
+        s.add_region(bad_base + 0x4000, 0x4000, bad.data() + 0x4000, 2);
+        Job j;
+        j.op = FPGAMR_OP_HASH; j.width = 6; j.count = 2048;
+        j.src = MEM_BASE + 0x10000; j.dst = bad_base;
+        fill_messages(j.src, 5, j.count, 6, 3);
+        Result r = run(s, j);
+        CHECK((r.status & FPGAMR_STATUS_ERROR_MASK) && ((r.status & FPGAMR_STATUS_ERR_CODE_MASK) >> FPGAMR_STATUS_ERR_CODE_SHIFT) == FPGAMR_ERR_WRITE_RESP,
+              "SLVERR write status %08x", r.status);
+        CHECK(r.err_addr >= bad_base + 0x4000 && r.err_addr < bad_base + 0x8000, "err addr %llx", (unsigned long long)r.err_addr);
+        CHECK(r.done >= 0x4000 / 16 && r.done < j.count, "done %llu", (unsigned long long)r.done);
+        uint64_t okbad = 0;
+        for (uint64_t i = 0; i < 0x4000 / 16; i++) {
+            uint8_t d[16];
+            md5_ref_value(5 + i, 6, d);
+            if (memcmp(d, &bad[16 * i], 16)) okbad++;
+        }
+        CHECK(okbad == 0, "digests before the error are right");
+        s.remove_region(bad_base);
+        s.remove_region(bad_base + 0x4000);
+    }
+    {
+        Job j;  // bad width, bad alignment
+        j.op = FPGAMR_OP_SEARCH; j.width = 9; j.count = 10; j.dst = MEM_BASE;
+        Result r = run(s, j);
+        CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ERROR_MASK | (FPGAMR_ERR_BAD_WIDTH << FPGAMR_STATUS_ERR_CODE_SHIFT)),
+              "bad width %08x", r.status);
+        j.width = 4; j.dst = MEM_BASE + 16;
+        r = run(s, j);
+        CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ERROR_MASK | (FPGAMR_ERR_BAD_ALIGN << FPGAMR_STATUS_ERR_CODE_SHIFT)),
+              "bad align %08x", r.status);
+        CHECK(r.irq_sts == FPGAMR_IRQ_STATUS_ERROR_MASK, "bad config irq");
+    }
+
+    // ---- abort mid-batch (search and hash), then a normal job still works
+    {
+        Job j;
+        j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 0; j.count = 1u << 20;
+        j.dst = MEM_BASE + 0x300000; j.cap = 64;
+        std::vector<std::vector<uint8_t>> tg(1, std::vector<uint8_t>(16));
+        md5_ref_value(0x123, 4, tg[0].data());
+        set_filter(s, tg);
+        launch(s, j);
+        for (int i = 0; i < 3000; i++) s.tick();
+        s.reg_write(FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+        Result r = finish(s);
+        CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ABORTED_MASK), "abort status %08x", r.status);
+        CHECK(r.done > 0x123 && r.done < j.count, "abort done %llu", (unsigned long long)r.done);
+        auto recs = records(j.dst, r.match_count);
+        bool f = false;
+        for (auto &x : recs) f |= x.value == 0x123;
+        CHECK(f, "target before the abort point found");
+
+        Job h;
+        h.op = FPGAMR_OP_HASH; h.width = 4; h.count = 20000;
+        h.src = MEM_BASE + 0x400000; h.dst = MEM_BASE + 0x800000;
+        fill_messages(h.src, 0, h.count, 4, 9);
+        launch(s, h);
+        for (int i = 0; i < 4000; i++) s.tick();
+        s.reg_write(FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+        r = finish(s);
+        CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ABORTED_MASK), "hash abort status %08x", r.status);
+        CHECK(r.done > 0 && r.done < h.count, "hash abort done %llu", (unsigned long long)r.done);
+        CHECK(check_digests(h.dst, 0, r.done, 4) == 0, "digests up to the abort point");
+
+        h.count = 300;
+        memset(at(h.dst), 0, 300 * 16);
+        r = run(s, h);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == 300 && check_digests(h.dst, 0, 300, 4) == 0,
+              "normal job after abort/error");
+    }
+    CHECK(s.protocol_errors() == 0, "AXI protocol: %s", s.last_protocol_error().c_str());
+
+    // ---- full 2^18 batches without stalls: throughput
+    s.set_stall(0);
+    {
+        Job j;
+        j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 0; j.count = 1u << 18;
+        j.dst = MEM_BASE + 0x300000; j.cap = 64;
+        std::vector<std::vector<uint8_t>> tg(1, std::vector<uint8_t>(16));
+        md5_ref_value(0x123, 4, tg[0].data());
+        set_filter(s, tg);
+        Result r = run(s, j);
+        auto recs = records(j.dst, r.match_count);
+        bool f = false;
+        for (auto &x : recs) f |= x.value == 0x123;
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == j.count && f, "2^18 search");
+        double dpc = (double)j.count / (double)r.cycles;
+        printf("search 2^18 values: %llu cycles, %.3f digests/clock (%u pipelines)\n",
+               (unsigned long long)r.cycles, dpc, npipe);
+        CHECK(r.cycles <= j.count / npipe + 100, "search rate %.3f/clock", dpc);
+    }
+    if (!quick) {
+        Job j;
+        j.op = FPGAMR_OP_HASH; j.width = 4; j.count = 1u << 18;
+        j.src = MEM_BASE; j.dst = MEM_BASE + 0x100000;
+        fill_messages(j.src, 0, j.count, 4, 1);
+        Result r = run(s, j);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == j.count, "2^18 hash");
+        CHECK(check_digests(j.dst, 0, j.count, 4) == 0, "2^18 hash digests");
+        printf("hash 2^18 messages: %llu cycles, %.3f digests/clock (128-bit write port)\n",
+               (unsigned long long)r.cycles, (double)j.count / (double)r.cycles);
+        CHECK(r.cycles <= j.count + j.count / 32 + 200, "hash rate");
+    }
+    CHECK(s.protocol_errors() == 0, "AXI protocol: %s", s.last_protocol_error().c_str());
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
