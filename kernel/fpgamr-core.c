@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fpgamr-core.c - platform driver of the fpgamr MD5 accelerator
+ *
+ * Binds to the device-tree node "fpgamr,md5-accel-1.0" of the FPGA overlay,
+ * checks the design id, and gives user space
+ *  - the register window and the interrupt through UIO ("fpgamr-md5"),
+ *  - cacheable DMA buffers through /dev/fpgamr-dmaK (fpgamr-dma.c),
+ *  - design id, register map version and buffer counters in sysfs.
+ *
+ * With test_device=1 the module also creates one platform device without
+ * hardware: its register window is a page of kernel memory holding the
+ * design id, and its interrupt can be raised from sysfs.  It exists for the
+ * boot test and is off by default.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/idr.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_reserved_mem.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/version.h>
+
+#include <linux/fpgamr.h>
+
+#include "fpgamr-priv.h"
+
+#define FPGAMR_DRV_NAME		"fpgamr-md5"
+#define FPGAMR_TEST_NAME	"fpgamr-md5-test"
+#define FPGAMR_MAX_BUF_LIMIT	SZ_1G
+
+static bool fpgamr_test_device;
+module_param_named(test_device, fpgamr_test_device, bool, 0444);
+MODULE_PARM_DESC(test_device,
+		 "create one fake accelerator without hardware, for tests (default: 0)");
+
+static uint fpgamr_test_design_id = FPGAMR_DESIGN_MAGIC;
+module_param_named(test_design_id, fpgamr_test_design_id, uint, 0444);
+MODULE_PARM_DESC(test_design_id, "DESIGN_ID of the fake accelerator");
+
+static int fpgamr_coherent = -1;
+module_param_named(coherent, fpgamr_coherent, int, 0444);
+MODULE_PARM_DESC(coherent,
+		 "1: DMA port is cache coherent (ACP), syncs do no cache work; 0: never coherent; -1: from the device tree \"dma-coherent\" (default)");
+
+unsigned long fpgamr_max_buf_bytes = SZ_64M;
+module_param_named(max_buf_bytes, fpgamr_max_buf_bytes, ulong, 0444);
+MODULE_PARM_DESC(max_buf_bytes, "largest DMA buffer in bytes (default: 64 MiB, at most 1 GiB)");
+
+unsigned int fpgamr_dma_bits = 32;
+module_param_named(dma_bits, fpgamr_dma_bits, uint, 0444);
+MODULE_PARM_DESC(dma_bits, "width of the accelerator's bus addresses (default: 32)");
+
+static DEFINE_IDA(fpgamr_ida);
+static struct platform_device *fpgamr_test_pdev;
+
+unsigned int fpgamr_sync_align(void)
+{
+	return max_t(unsigned int, FPGAMR_SYNC_ALIGN_MIN,
+		     dma_get_cache_alignment());
+}
+
+void fpgamr_dev_get(struct fpgamr_dev *fdev)
+{
+	kref_get(&fdev->ref);
+}
+
+static void fpgamr_dev_release(struct kref *ref)
+{
+	struct fpgamr_dev *fdev = container_of(ref, struct fpgamr_dev, ref);
+
+	/* only now: buffers freed after unbind still needed the CMA region */
+	if (fdev->has_rmem)
+		of_reserved_mem_device_release(fdev->dev);
+	if (fdev->fake_regs)
+		free_page((unsigned long)fdev->fake_regs);
+	ida_free(&fpgamr_ida, fdev->id);
+	put_device(fdev->dev);
+	kfree(fdev);
+}
+
+void fpgamr_dev_put(struct fpgamr_dev *fdev)
+{
+	kref_put(&fdev->ref, fpgamr_dev_release);
+}
+
+static struct fpgamr_dev *fpgamr_dev_alloc(struct device *dev)
+{
+	struct fpgamr_dev *fdev;
+
+	fdev = kzalloc(sizeof(*fdev), GFP_KERNEL);
+	if (!fdev)
+		return ERR_PTR(-ENOMEM);
+
+	fdev->id = ida_alloc(&fpgamr_ida, GFP_KERNEL);
+	if (fdev->id < 0) {
+		int ret = fdev->id;
+
+		kfree(fdev);
+		return ERR_PTR(ret);
+	}
+	kref_init(&fdev->ref);
+	init_rwsem(&fdev->lock);
+	atomic_long_set(&fdev->buffers, 0);
+	atomic_long_set(&fdev->bytes, 0);
+	fdev->dev = get_device(dev);
+	return fdev;
+}
+
+/* ---- sysfs ------------------------------------------------------------ */
+
+static ssize_t design_id_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "0x%08x\n", fdev->design_id);
+}
+static DEVICE_ATTR_RO(design_id);
+
+static ssize_t regmap_version_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "0x%08x\n", fdev->regmap_version);
+}
+static DEVICE_ATTR_RO(regmap_version);
+
+static ssize_t dma_dev_show(struct device *dev,
+			    struct device_attribute *attr, char *buf)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", fdev->misc_name);
+}
+static DEVICE_ATTR_RO(dma_dev);
+
+static ssize_t uio_dev_show(struct device *dev,
+			    struct device_attribute *attr, char *buf)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "uio%d\n", fdev->uio.uio_dev->minor);
+}
+static DEVICE_ATTR_RO(uio_dev);
+
+static ssize_t coherent_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", fdev->coherent);
+}
+static DEVICE_ATTR_RO(coherent);
+
+static ssize_t buffers_in_use_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fdev->buffers));
+}
+static DEVICE_ATTR_RO(buffers_in_use);
+
+static ssize_t bytes_in_use_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fdev->bytes));
+}
+static DEVICE_ATTR_RO(bytes_in_use);
+
+/* test device only: writing 1 raises the (fake) interrupt */
+static ssize_t test_irq_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+	bool fire;
+	int ret;
+
+	ret = kstrtobool(buf, &fire);
+	if (ret)
+		return ret;
+	if (fire)
+		uio_event_notify(&fdev->uio);
+	return count;
+}
+static DEVICE_ATTR_WO(test_irq);
+
+static struct attribute *fpgamr_attrs[] = {
+	&dev_attr_design_id.attr,
+	&dev_attr_regmap_version.attr,
+	&dev_attr_dma_dev.attr,
+	&dev_attr_uio_dev.attr,
+	&dev_attr_coherent.attr,
+	&dev_attr_buffers_in_use.attr,
+	&dev_attr_bytes_in_use.attr,
+	&dev_attr_test_irq.attr,
+	NULL
+};
+
+static umode_t fpgamr_attr_visible(struct kobject *kobj,
+				   struct attribute *attr, int n)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(kobj_to_dev(kobj));
+
+	if (attr == &dev_attr_test_irq.attr && !fdev->fake_regs)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group fpgamr_attr_group = {
+	.attrs = fpgamr_attrs,
+	.is_visible = fpgamr_attr_visible,
+};
+
+/* ---- UIO: registers and interrupt ------------------------------------- */
+
+static irqreturn_t fpgamr_uio_handler(int irq, struct uio_info *info)
+{
+	struct fpgamr_dev *fdev = info->priv;
+	u32 pending;
+
+	pending = readl(fdev->regs + FPGAMR_REG_IRQ_STATUS) &
+		  readl(fdev->regs + FPGAMR_REG_IRQ_ENABLE);
+	if (!pending)
+		return IRQ_NONE;
+
+	/* level-high line: keep it masked until user space has cleared it */
+	if (!test_and_set_bit(0, &fdev->irq_masked))
+		disable_irq_nosync(irq);
+	return IRQ_HANDLED;
+}
+
+static int fpgamr_uio_irqcontrol(struct uio_info *info, s32 on)
+{
+	struct fpgamr_dev *fdev = info->priv;
+
+	if (on) {
+		if (test_and_clear_bit(0, &fdev->irq_masked))
+			enable_irq(info->irq);
+	} else if (!test_and_set_bit(0, &fdev->irq_masked)) {
+		disable_irq(info->irq);
+	}
+	return 0;
+}
+
+static int fpgamr_fake_irqcontrol(struct uio_info *info, s32 on)
+{
+	return 0;
+}
+
+static void fpgamr_uio_init(struct fpgamr_dev *fdev)
+{
+	fdev->uio.name = FPGAMR_UIO_NAME;
+	fdev->uio.version = "1.0";
+	fdev->uio.priv = fdev;
+	fdev->uio.mem[0].name = "registers";
+}
+
+static int fpgamr_setup_hw(struct fpgamr_dev *fdev,
+			   struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct resource *res;
+	int irq;
+
+	fdev->regs = devm_platform_get_and_ioremap_resource(pdev, 0, &res);
+	if (IS_ERR(fdev->regs))
+		return PTR_ERR(fdev->regs);
+	if (!PAGE_ALIGNED(res->start)) {
+		dev_err(dev, "register window %pR is not page aligned\n", res);
+		return -EINVAL;
+	}
+
+	irq = platform_get_irq_optional(pdev, 0);
+	if (irq == -EPROBE_DEFER)
+		return irq;
+
+	fpgamr_uio_init(fdev);
+	fdev->uio.mem[0].addr = res->start;
+	fdev->uio.mem[0].size = PAGE_ALIGN(resource_size(res));
+	fdev->uio.mem[0].memtype = UIO_MEM_PHYS;
+	if (irq > 0) {
+		fdev->uio.irq = irq;
+		fdev->uio.handler = fpgamr_uio_handler;
+		fdev->uio.irqcontrol = fpgamr_uio_irqcontrol;
+	} else {
+		fdev->uio.irq = UIO_IRQ_NONE;
+	}
+
+	fdev->design_id = readl(fdev->regs + FPGAMR_REG_DESIGN_ID);
+	fdev->regmap_version = readl(fdev->regs + FPGAMR_REG_REGMAP_VERSION);
+	return 0;
+}
+
+static int fpgamr_setup_fake(struct fpgamr_dev *fdev)
+{
+	fdev->fake_regs = (u32 *)get_zeroed_page(GFP_KERNEL);
+	if (!fdev->fake_regs)
+		return -ENOMEM;
+	fdev->fake_regs[FPGAMR_REG_DESIGN_ID / 4] = fpgamr_test_design_id;
+	fdev->fake_regs[FPGAMR_REG_REGMAP_VERSION / 4] =
+		FPGAMR_REGMAP_VERSION_1_0;
+
+	fpgamr_uio_init(fdev);
+	fdev->uio.mem[0].addr = (phys_addr_t)(uintptr_t)fdev->fake_regs;
+	fdev->uio.mem[0].size = PAGE_SIZE;
+	fdev->uio.mem[0].memtype = UIO_MEM_LOGICAL;
+	fdev->uio.irq = UIO_IRQ_CUSTOM;
+	fdev->uio.irqcontrol = fpgamr_fake_irqcontrol;
+
+	fdev->design_id = fdev->fake_regs[FPGAMR_REG_DESIGN_ID / 4];
+	fdev->regmap_version = fdev->fake_regs[FPGAMR_REG_REGMAP_VERSION / 4];
+	return 0;
+}
+
+static int fpgamr_check_id(struct fpgamr_dev *fdev)
+{
+	if (fdev->design_id != FPGAMR_DESIGN_MAGIC) {
+		dev_err(fdev->dev,
+			"DESIGN_ID is 0x%08x, not 0x%08x: is the fpgamr bitstream loaded?\n",
+			fdev->design_id, FPGAMR_DESIGN_MAGIC);
+		return -ENODEV;
+	}
+	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR) {
+		dev_err(fdev->dev, "register map version 0x%08x, need major %u\n",
+			fdev->regmap_version, FPGAMR_REGMAP_MAJOR);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* ---- DMA configuration ------------------------------------------------ */
+
+static bool fpgamr_is_coherent(struct device *dev)
+{
+	if (fpgamr_coherent >= 0)
+		return fpgamr_coherent;
+	return device_get_dma_attr(dev) == DEV_DMA_COHERENT;
+}
+
+static int fpgamr_setup_dma(struct fpgamr_dev *fdev)
+{
+	struct device *dev = fdev->dev;
+	int ret;
+
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(fpgamr_dma_bits));
+	if (ret)
+		return dev_err_probe(dev, ret, "no %u-bit DMA\n",
+				     fpgamr_dma_bits);
+
+	/* optional dedicated CMA pool: memory-region = <&fpgamr_cma>; */
+	if (of_find_property(dev->of_node, "memory-region", NULL)) {
+		ret = of_reserved_mem_device_init(dev);
+		if (ret)
+			return dev_err_probe(dev, ret, "memory-region\n");
+		fdev->has_rmem = true;
+	}
+	fdev->coherent = fpgamr_is_coherent(dev);
+	return 0;
+}
+
+/* ---- binding ------------------------------------------------------------ */
+
+static int fpgamr_register(struct fpgamr_dev *fdev)
+{
+	int ret;
+
+	/* ioctls wait on the lock until both halves exist */
+	down_write(&fdev->lock);
+	ret = fpgamr_dma_register(fdev);
+	if (!ret) {
+		ret = uio_register_device(fdev->dev, &fdev->uio);
+		if (ret)
+			fpgamr_dma_unregister(fdev);
+	}
+	fdev->gone = ret != 0;
+	up_write(&fdev->lock);
+	return ret;
+}
+
+static void fpgamr_unregister(struct fpgamr_dev *fdev)
+{
+	down_write(&fdev->lock);
+	fdev->gone = true;
+	up_write(&fdev->lock);
+	uio_unregister_device(&fdev->uio);
+	fpgamr_dma_unregister(fdev);
+}
+
+static int fpgamr_setup(struct fpgamr_dev *fdev, struct platform_device *pdev,
+			bool fake)
+{
+	int ret;
+
+	ret = fake ? fpgamr_setup_fake(fdev) : fpgamr_setup_hw(fdev, pdev);
+	if (ret)
+		return ret;
+	ret = fpgamr_check_id(fdev);
+	if (ret)
+		return ret;
+	return fpgamr_setup_dma(fdev);
+}
+
+static int fpgamr_probe(struct platform_device *pdev)
+{
+	const struct platform_device_id *pid = platform_get_device_id(pdev);
+	bool fake = pid && pid->driver_data;
+	struct fpgamr_dev *fdev;
+	int ret;
+
+	fdev = fpgamr_dev_alloc(&pdev->dev);
+	if (IS_ERR(fdev))
+		return PTR_ERR(fdev);
+	platform_set_drvdata(pdev, fdev);
+
+	ret = fpgamr_setup(fdev, pdev, fake);
+	if (ret)
+		goto err_put;
+	ret = fpgamr_register(fdev);
+	if (ret)
+		goto err_put;
+	ret = sysfs_create_group(&pdev->dev.kobj, &fpgamr_attr_group);
+	if (ret)
+		goto err_unregister;
+
+	dev_info(&pdev->dev, "design 0x%08x v0x%08x: uio%d, %s, %s DMA\n",
+		 fdev->design_id, fdev->regmap_version, fdev->uio.uio_dev->minor,
+		 fdev->misc_name, fdev->coherent ? "coherent" : "streaming");
+	return 0;
+
+err_unregister:
+	fpgamr_unregister(fdev);
+err_put:
+	platform_set_drvdata(pdev, NULL);
+	fpgamr_dev_put(fdev);
+	return ret;
+}
+
+static void fpgamr_remove_dev(struct platform_device *pdev)
+{
+	struct fpgamr_dev *fdev = platform_get_drvdata(pdev);
+
+	sysfs_remove_group(&pdev->dev.kobj, &fpgamr_attr_group);
+	fpgamr_unregister(fdev);
+	if (atomic_long_read(&fdev->buffers))
+		dev_warn(&pdev->dev, "removed with %ld buffers still mapped or open\n",
+			 atomic_long_read(&fdev->buffers));
+	fpgamr_dev_put(fdev);
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+static void fpgamr_remove(struct platform_device *pdev)
+{
+	fpgamr_remove_dev(pdev);
+}
+#else
+static int fpgamr_remove(struct platform_device *pdev)
+{
+	fpgamr_remove_dev(pdev);
+	return 0;
+}
+#endif
+
+static const struct of_device_id fpgamr_of_match[] = {
+	{ .compatible = FPGAMR_OF_COMPATIBLE },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, fpgamr_of_match);
+
+static const struct platform_device_id fpgamr_ids[] = {
+	{ .name = FPGAMR_TEST_NAME, .driver_data = 1 },
+	{ }
+};
+
+static struct platform_driver fpgamr_driver = {
+	.probe = fpgamr_probe,
+	.remove = fpgamr_remove,
+	.id_table = fpgamr_ids,
+	.driver = {
+		.name = FPGAMR_DRV_NAME,
+		.of_match_table = fpgamr_of_match,
+		/* no unbind from sysfs while user space may hold buffers */
+		.suppress_bind_attrs = true,
+	},
+};
+
+/* ---- module ------------------------------------------------------------- */
+
+static int fpgamr_check_params(void)
+{
+	if (!fpgamr_max_buf_bytes ||
+	    fpgamr_max_buf_bytes > FPGAMR_MAX_BUF_LIMIT) {
+		pr_err("fpgamr: max_buf_bytes must be 1..%u\n",
+		       FPGAMR_MAX_BUF_LIMIT);
+		return -EINVAL;
+	}
+	if (fpgamr_dma_bits < 24 || fpgamr_dma_bits > 64) {
+		pr_err("fpgamr: dma_bits must be 24..64\n");
+		return -EINVAL;
+	}
+	if (fpgamr_coherent < -1 || fpgamr_coherent > 1) {
+		pr_err("fpgamr: coherent must be -1, 0 or 1\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int fpgamr_test_device_add(void)
+{
+	struct platform_device_info info = {
+		.name = FPGAMR_TEST_NAME,
+		.id = PLATFORM_DEVID_NONE,
+		.dma_mask = DMA_BIT_MASK(fpgamr_dma_bits),
+	};
+
+	fpgamr_test_pdev = platform_device_register_full(&info);
+	return PTR_ERR_OR_ZERO(fpgamr_test_pdev);
+}
+
+static int __init fpgamr_init(void)
+{
+	int ret;
+
+	ret = fpgamr_check_params();
+	if (ret)
+		return ret;
+	ret = platform_driver_register(&fpgamr_driver);
+	if (ret || !fpgamr_test_device)
+		return ret;
+
+	ret = fpgamr_test_device_add();
+	if (ret)
+		platform_driver_unregister(&fpgamr_driver);
+	return ret;
+}
+module_init(fpgamr_init);
+
+static void __exit fpgamr_exit(void)
+{
+	if (fpgamr_test_pdev)
+		platform_device_unregister(fpgamr_test_pdev);
+	platform_driver_unregister(&fpgamr_driver);
+}
+module_exit(fpgamr_exit);
+
+MODULE_DESCRIPTION("fpgamr MD5 accelerator: UIO registers and cacheable DMA buffers");
+MODULE_AUTHOR("fpgamr project");
+MODULE_LICENSE("GPL");
