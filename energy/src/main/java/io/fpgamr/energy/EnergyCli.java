@@ -319,7 +319,8 @@ public final class EnergyCli {
         ScopeTrace t = ScopeTrace.load(file, new ShuntFormula(volts, ohms));
         out.printf(Locale.ROOT, "mean power %.4f W%n", t.meanWatts());
         out.printf(Locale.ROOT, "energy %.4f J%n", t.energyJoules());
-        out.printf(Locale.ROOT, "duration %.4f s (%d samples, %.6g samples/s)%n", t.durationS(), t.samples(), 1 / t.periodS());
+        out.printf(Locale.ROOT, "duration %.4f s (%d samples, %s samples/s)%n", t.durationS(), t.samples(),
+            new java.math.BigDecimal(1 / t.periodS()).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString());
         if (o.flags.contains("--per-second")) {
             out.println("second,mean_w,covered_s,samples");
             for (ScopeTrace.Second s : t.perSecond()) {

@@ -27,8 +27,9 @@ import java.util.Map;
  * The per-node exporter: samples the node's power sources (1 Hz by default) and serves
  * {@code /metrics} (Prometheus text format, through the official Java client) and
  * {@code /samples?from=MS&to=MS} (the raw samples as CSV, which the job launcher fetches at the end
- * of a job on a real cluster). Every metric carries {@code node} and {@code node_type}. Running
- * jobs are read from the progress spool at each scrape; see {@link ProgressSpool}.
+ * of a job on a real cluster). Every metric carries {@code node} and {@code node_type}; a job's
+ * id is the label {@code job_id} (Prometheus keeps {@code job} for the scrape job). Running jobs
+ * are read from the progress spool at each scrape; see {@link ProgressSpool}.
  */
 public final class NodeExporter implements AutoCloseable {
 
@@ -157,10 +158,11 @@ public final class NodeExporter implements AutoCloseable {
         Labels node = Labels.of("node", options.node(), "node_type", options.nodeType());
         PowerSource primary = sources.primary().orElse(null);
         String primaryKind = primary == null ? "none" : primary.kind();
-        String primaryMeasured = Boolean.toString(primary != null && primary.measured());
+        String primaryMeasured = primary == null ? "none" : Boolean.toString(primary.measured());
 
         GaugeWithCallback.builder().name("fpgamr_node_info").constLabels(node).labelNames("primary_source", "measured")
-            .help("1 for each node exporter; primary_source is the source of the node's total power, or none")
+            .help("1 for each node exporter; primary_source gives the node's total power (none: no source); "
+                + "measured is true, false (a declared wattage) or none")
             .callback(cb -> cb.call(1, primaryKind, primaryMeasured)).register(registry);
         GaugeWithCallback.builder().name("fpgamr_power_watts").constLabels(node).labelNames("source", "domain", "measured")
             .help("Last power reading per source and domain, in watts (measured=false: a declared wattage)")
@@ -213,20 +215,20 @@ public final class NodeExporter implements AutoCloseable {
                 }
             }).register(registry);
 
-        CounterWithCallback.builder().name("fpgamr_job_values_hashed").constLabels(node).labelNames("job")
+        CounterWithCallback.builder().name("fpgamr_job_values_hashed").constLabels(node).labelNames("job_id")
             .help("Values hashed on this node by a running (or just finished) job")
             .callback(cb -> jobs().forEach(j -> cb.call(j.valuesHashed(), j.job()))).register(registry);
-        GaugeWithCallback.builder().name("fpgamr_job_values").constLabels(node).labelNames("job")
+        GaugeWithCallback.builder().name("fpgamr_job_values").constLabels(node).labelNames("job_id")
             .help("The size of a running job's domain (2^bits values), where known")
             .callback(cb -> jobs().forEach(j -> {
                 if (j.valuesTotal() >= 0) {
                     cb.call(j.valuesTotal(), j.job());
                 }
             })).register(registry);
-        GaugeWithCallback.builder().name("fpgamr_job_running").constLabels(node).labelNames("job")
+        GaugeWithCallback.builder().name("fpgamr_job_running").constLabels(node).labelNames("job_id")
             .help("1 while the job runs, 0 in the minutes after it finished")
             .callback(cb -> jobs().forEach(j -> cb.call(j.running() ? 1 : 0, j.job()))).register(registry);
-        GaugeWithCallback.builder().name("fpgamr_job_energy_joules").constLabels(node).labelNames("job", "source", "measured")
+        GaugeWithCallback.builder().name("fpgamr_job_energy_joules").constLabels(node).labelNames("job_id", "source", "measured")
             .help("This node's energy since the job was submitted, from its primary source, in joules")
             .callback(cb -> {
                 if (primary == null) {
@@ -239,7 +241,7 @@ public final class NodeExporter implements AutoCloseable {
                     }
                 }
             }).register(registry);
-        GaugeWithCallback.builder().name("fpgamr_job_tpw").constLabels(node).labelNames("job", "source", "measured")
+        GaugeWithCallback.builder().name("fpgamr_job_tpw").constLabels(node).labelNames("job_id", "source", "measured")
             .help("Values hashed per joule on this node since the job was submitted (the thesis's TpW)")
             .callback(cb -> {
                 if (primary == null) {
