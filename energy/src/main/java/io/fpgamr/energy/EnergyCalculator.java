@@ -25,11 +25,20 @@ public final class EnergyCalculator {
      *                      spans whose node name matches no sampled node belong to the one sampled node
      */
     public static JobEnergy compute(JobRecord job, List<Sample> samples, long periodMs, boolean singleMachine) {
+        return compute(job, samples, periodMs, singleMachine, Map.of());
+    }
+
+    /**
+     * @param knownNodes nodes that were watched (name to node type) even if they gave no sample, as
+     *                   the launcher's own machine with no power source
+     */
+    public static JobEnergy compute(JobRecord job, List<Sample> samples, long periodMs, boolean singleMachine,
+                                    Map<String, String> knownNodes) {
         long from = job.submitMs();
         long to = job.doneMs();
         List<Sample> inWindow = new ArrayList<>();
-        Set<String> sampledNodes = new LinkedHashSet<>();
-        Map<String, String> nodeTypes = new LinkedHashMap<>();
+        Set<String> sampledNodes = new LinkedHashSet<>(new TreeMap<>(knownNodes).keySet());
+        Map<String, String> nodeTypes = new LinkedHashMap<>(knownNodes);
         for (Sample s : samples) {
             sampledNodes.add(s.node());
             nodeTypes.putIfAbsent(s.node(), s.nodeType());
@@ -99,7 +108,7 @@ public final class EnergyCalculator {
         }
         Timeline timeline = timeline(from, to, nodes, inWindow, spans);
         return new JobEnergy(new JobRecord(job.jobId(), from, to, job.valuesHashed(), spans), periodMs, perNode, stages,
-            timeline, samples, energy, status, unavailable);
+            timeline, samples, energy, status, unavailable, nodeTypes);
     }
 
     /** The sampled node a span's node name stands for. */

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Measures jobs for the job launcher. Start it before submitting a job, report progress while the
@@ -109,7 +110,8 @@ public final class EnergyMonitor implements AutoCloseable {
         } else {
             rows = fetch(config.exporters(), job.submitMs(), job.doneMs());
         }
-        JobEnergy e = EnergyCalculator.compute(job, rows, config.periodMs(), config.singleMachine());
+        Map<String, String> watched = config.singleMachine() ? Map.of(config.node(), config.nodeType()) : Map.of();
+        JobEnergy e = EnergyCalculator.compute(job, rows, config.periodMs(), config.singleMachine(), watched);
         if (jobDir != null) {
             JobDir.write(jobDir, e, config.singleMachine());
         }

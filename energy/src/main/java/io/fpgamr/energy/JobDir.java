@@ -17,7 +17,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.knowm.xchart.XYChart;
 
@@ -51,6 +53,7 @@ public final class JobDir {
         p.setProperty("values_hashed", Long.toString(e.job().valuesHashed()));
         p.setProperty("sample_period_ms", Long.toString(e.periodMs()));
         p.setProperty("single_machine", Boolean.toString(singleMachine));
+        e.nodeTypes().forEach((node, type) -> p.setProperty("node." + node, type));
         try (Writer w = Files.newBufferedWriter(dir.resolve(JOB), StandardCharsets.UTF_8)) {
             p.store(w, "fpgamr energy: the job's window and work");
         }
@@ -87,7 +90,13 @@ public final class JobDir {
             boolean single = Boolean.parseBoolean(p.getProperty("single_machine", "false"));
             List<TaskSpan> spans = readSpans(dir.resolve(SPANS));
             List<Sample> samples = Files.exists(dir.resolve(SAMPLES)) ? SampleLog.read(dir.resolve(SAMPLES)) : List.of();
-            return EnergyCalculator.compute(new JobRecord(id, submit, done, hashed, spans), samples, period, single);
+            Map<String, String> nodes = new TreeMap<>();
+            for (String k : p.stringPropertyNames()) {
+                if (k.startsWith("node.")) {
+                    nodes.put(k.substring(5), p.getProperty(k).trim());
+                }
+            }
+            return EnergyCalculator.compute(new JobRecord(id, submit, done, hashed, spans), samples, period, single, nodes);
         } catch (NumberFormatException e) {
             throw new IOException(jobFile + ": bad number: " + e.getMessage(), e);
         }

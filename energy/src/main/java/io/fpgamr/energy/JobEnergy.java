@@ -25,9 +25,10 @@ public final class JobEnergy {
     private final Double energyJ;
     private final String status;
     private final String unavailable;
+    private final Map<String, String> nodeTypes;
 
     JobEnergy(JobRecord job, long periodMs, List<NodeEnergy> nodes, List<StageEnergy> stages, Timeline timeline,
-              List<Sample> samples, Double energyJ, String status, String unavailable) {
+              List<Sample> samples, Double energyJ, String status, String unavailable, Map<String, String> nodeTypes) {
         this.job = job;
         this.periodMs = periodMs;
         this.nodes = List.copyOf(nodes);
@@ -37,6 +38,12 @@ public final class JobEnergy {
         this.energyJ = energyJ;
         this.status = status;
         this.unavailable = unavailable;
+        this.nodeTypes = Map.copyOf(nodeTypes);
+    }
+
+    /** The node types of every node that was watched or sampled. */
+    public Map<String, String> nodeTypes() {
+        return nodeTypes;
     }
 
     public JobRecord job() {

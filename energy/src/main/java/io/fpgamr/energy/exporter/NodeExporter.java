@@ -10,6 +10,7 @@ import io.fpgamr.energy.source.Discovery;
 import io.fpgamr.energy.source.PowerSource;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
@@ -160,10 +161,11 @@ public final class NodeExporter implements AutoCloseable {
         String primaryKind = primary == null ? "none" : primary.kind();
         String primaryMeasured = primary == null ? "none" : Boolean.toString(primary.measured());
 
-        GaugeWithCallback.builder().name("fpgamr_node_info").constLabels(node).labelNames("primary_source", "measured")
-            .help("1 for each node exporter; primary_source gives the node's total power (none: no source); "
+        Info info = Info.builder().name("fpgamr_node").constLabels(node).labelNames("primary_source", "measured")
+            .help("One per node exporter (fpgamr_node_info): primary_source gives the node's total power (none: no source); "
                 + "measured is true, false (a declared wattage) or none")
-            .callback(cb -> cb.call(1, primaryKind, primaryMeasured)).register(registry);
+            .register(registry);
+        info.setLabelValues(primaryKind, primaryMeasured);
         GaugeWithCallback.builder().name("fpgamr_power_watts").constLabels(node).labelNames("source", "domain", "measured")
             .help("Last power reading per source and domain, in watts (measured=false: a declared wattage)")
             .callback(cb -> {

@@ -19,7 +19,7 @@ public final class MarkdownReport {
         StringBuilder sb = new StringBuilder();
         sb.append("# Energy of job ").append(e.job().jobId()).append("\n\n");
         sb.append("- status: **").append(e.status()).append("**");
-        if (e.unavailable() != null) {
+        if (e.unavailable() != null && !e.unavailable().equals(e.status())) {
             sb.append(" (").append(e.unavailable()).append(")");
         }
         sb.append('\n');

@@ -39,17 +39,27 @@ public final class PowerChart {
         boolean anyPower = !t.nodeWatts().isEmpty();
         String heading = title + (anyPower ? "" : " (no power source: task counts only)");
         XYChart chart = new XYChartBuilder().width(1100).height(520).title(heading)
-            .xAxisTitle("time since submission [s]").yAxisTitle(anyPower ? powerAxisTitle(e) : "").build();
+            .xAxisTitle("time since submission [s]").yAxisTitle(anyPower ? powerAxisTitle(e) : "running tasks").build();
         Styler st = chart.getStyler();
         st.setLegendPosition(Styler.LegendPosition.OutsideS);
         st.setLegendLayout(Styler.LegendLayout.Horizontal);
         st.setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotGridLinesColor(new Color(0xDDDDDD));
         chart.getStyler().setXAxisDecimalPattern("0");
+        // With power, task counts go on a second axis at the right; without, they are the only axis.
+        int countAxis = anyPower ? 1 : 0;
         chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
-        chart.setYAxisGroupTitle(0, anyPower ? powerAxisTitle(e) : "no power source");
-        chart.setYAxisGroupTitle(1, "running tasks");
-        chart.getStyler().putYAxisGroupDecimalPatternMap(1, "0");
+        if (anyPower) {
+            chart.setYAxisGroupTitle(0, powerAxisTitle(e));
+        }
+        chart.setYAxisGroupTitle(countAxis, "running tasks");
+        // Task counts are whole numbers: wide tick spacing and an even maximum of at least 4 keep
+        // their axis on integers.
+        chart.getStyler().setYAxisTickMarkSpacingHint(110);
+        int most = Math.max(4, Math.max(max(t.maps()), Math.max(max(t.shuffles()), max(t.reduces()))));
+        chart.getStyler().setYAxisMin(0, 0.0);
+        chart.getStyler().setYAxisMin(countAxis, 0.0);
+        chart.getStyler().setYAxisMax(countAxis, (double) (most + most % 2));
 
         int n = Math.max(1, t.seconds());
         double[] x = new double[n];
@@ -66,18 +76,18 @@ public final class PowerChart {
             s.setLineWidth(1.6f);
             s.setYAxisGroup(0);
         }
-        if (!anyPower) {
-            // An axis group needs a series: an invisible one keeps the left axis, labelled as empty.
-            XYSeries s = chart.addSeries("no power source", x, new double[n]);
-            s.setMarker(SeriesMarkers.NONE);
-            s.setLineColor(new Color(0, 0, 0, 0));
-            s.setShowInLegend(false);
-            s.setYAxisGroup(0);
-        }
-        counts(chart, "maps", x, t.maps(), MAPS, n);
-        counts(chart, "shuffles", x, t.shuffles(), SHUFFLES, n);
-        counts(chart, "reduces", x, t.reduces(), REDUCES, n);
+        counts(chart, "maps", x, t.maps(), MAPS, n, countAxis);
+        counts(chart, "shuffles", x, t.shuffles(), SHUFFLES, n, countAxis);
+        counts(chart, "reduces", x, t.reduces(), REDUCES, n, countAxis);
         return chart;
+    }
+
+    private static int max(int[] a) {
+        int m = 0;
+        for (int v : a) {
+            m = Math.max(m, v);
+        }
+        return m;
     }
 
     private static String powerAxisTitle(JobEnergy e) {
@@ -94,7 +104,7 @@ public final class PowerChart {
         return node + " [W]";
     }
 
-    private static void counts(XYChart chart, String name, double[] x, int[] counts, Color color, int n) {
+    private static void counts(XYChart chart, String name, double[] x, int[] counts, Color color, int n, int axis) {
         double[] y = new double[n];
         for (int k = 0; k < counts.length && k < n; k++) {
             y[k] = counts[k];
@@ -105,7 +115,7 @@ public final class PowerChart {
         s.setLineColor(color);
         s.setLineWidth(1.2f);
         s.setLineStyle(new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {5f, 3f}, 0f));
-        s.setYAxisGroup(1);
+        s.setYAxisGroup(axis);
     }
 
     public static void writePng(XYChart chart, Path file) throws IOException {

@@ -1,0 +1,137 @@
+package io.fpgamr.energy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.energy.exporter.NodeExporter;
+import io.fpgamr.energy.sample.Sample;
+import io.fpgamr.energy.sample.SampleLog;
+import io.fpgamr.energy.source.Discovery;
+import io.fpgamr.energy.source.SourceConfig;
+import io.fpgamr.energy.source.SysfsTree;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NodeExporterTest {
+    @TempDir
+    Path tmp;
+
+    static String get(URI uri) throws IOException, InterruptedException {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), uri.toString());
+        return r.body();
+    }
+
+    /** The sample lines of the exposition (no comments), as a set, values included. */
+    static Set<String> lines(String metrics, String prefix) {
+        Set<String> out = new TreeSet<>();
+        for (String l : metrics.lines().toList()) {
+            if (l.startsWith(prefix)) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void exportsPowerEnergyAndTheRunningJobsOfTheSpool() throws Exception {
+        // an ARM-FPGA board with an INA226 on its supply (4.875 W), and a declared 6 W beside it
+        SysfsTree tree = new SysfsTree(tmp);
+        Path ina = tree.device("hwmon", "hwmon0", "platform/soc/ffc04000.i2c/i2c-0/0-0040/hwmon/hwmon0");
+        SysfsTree.write(ina.resolve("name"), "ina226");
+        SysfsTree.write(ina.resolve("power1_input"), "4875000");
+        SourceConfig cfg = SourceConfig.defaults().withRoots(tmp.resolve("none"), tree.classDir("hwmon"), tmp.resolve("dev"))
+            .withOnly(Set.of("hwmon", "declared")).withDeclaredWatts(6.0);
+        Discovery.Result found = Discovery.discover(cfg);
+        assertEquals(List.of("hwmon", "declared"), found.found().stream().map(s -> s.kind()).toList());
+
+        Path spool = tmp.resolve("spool");
+        ProgressSpool ps = new ProgressSpool(spool);
+        long now = System.currentTimeMillis();
+        ps.write(new JobProgress("job_1_0001", "launcher", "fpga1", 1_000_000, 1L << 24, now - 10_000, now, 2, 0, 0, 3, 1, JobProgress.RUNNING));
+        // a task's own file outranks the launcher's on this node
+        ps.write(new JobProgress("job_1_0002", "launcher", "fpga1", 999, -1, now - 5_000, now, 9, 9, 9, 9, 9, JobProgress.RUNNING));
+        ps.write(new JobProgress("job_1_0002", "attempt_m_000000_0", "fpga1", 4096, -1, now - 5_000, now, 1, 0, 0, 1, 1, JobProgress.RUNNING));
+        ps.write(new JobProgress("job_1_0002", "attempt_m_000001_0", "fpga1", 8192, -1, now - 5_000, now, 0, 0, 0, 0, 0, JobProgress.SUCCEEDED));
+        // finished long ago: no longer exported
+        ps.write(new JobProgress("job_0_0009", "launcher", "fpga1", 5, 5, now - 900_000, now - 600_000, 0, 0, 0, 0, 0, JobProgress.SUCCEEDED));
+
+        NodeExporter.Options o = NodeExporter.Options.defaults("fpga1", "arm-fpga").withListen("127.0.0.1", 0).withPeriodMs(100).withSpool(spool);
+        try (NodeExporter e = NodeExporter.start(o, found)) {
+            URI base = URI.create("http://127.0.0.1:" + e.port());
+            Thread.sleep(350);
+            e.sampler().tick();
+            String m = get(base.resolve("/metrics"));
+            assertEquals(Set.of(
+                "fpgamr_power_watts{domain=\"declared\",measured=\"false\",node=\"fpga1\",node_type=\"arm-fpga\",source=\"declared\"} 6.0",
+                "fpgamr_power_watts{domain=\"ina226/power1\",measured=\"true\",node=\"fpga1\",node_type=\"arm-fpga\",source=\"hwmon\"} 4.875"),
+                lines(m, "fpgamr_power_watts{"));
+            assertEquals(Set.of("fpgamr_node_power_watts{measured=\"true\",node=\"fpga1\",node_type=\"arm-fpga\",source=\"hwmon\"} 4.875"),
+                lines(m, "fpgamr_node_power_watts{"));
+            assertEquals(Set.of("fpgamr_node_info{measured=\"true\",node=\"fpga1\",node_type=\"arm-fpga\",primary_source=\"hwmon\"} 1"),
+                lines(m, "fpgamr_node_info{"));
+            assertEquals(Set.of(
+                "fpgamr_job_values_hashed_total{job_id=\"job_1_0001\",node=\"fpga1\",node_type=\"arm-fpga\"} 1000000.0",
+                "fpgamr_job_values_hashed_total{job_id=\"job_1_0002\",node=\"fpga1\",node_type=\"arm-fpga\"} 12288.0"),
+                lines(m, "fpgamr_job_values_hashed_total{"));
+            assertEquals(Set.of("fpgamr_job_values{job_id=\"job_1_0001\",node=\"fpga1\",node_type=\"arm-fpga\"} 1.6777216E7"),
+                lines(m, "fpgamr_job_values{"));
+            assertEquals(Set.of(
+                "fpgamr_running_tasks{kind=\"map\",node=\"fpga1\",node_type=\"arm-fpga\"} 3.0",
+                "fpgamr_running_tasks{kind=\"reduce\",node=\"fpga1\",node_type=\"arm-fpga\"} 0.0",
+                "fpgamr_running_tasks{kind=\"shuffle\",node=\"fpga1\",node_type=\"arm-fpga\"} 0.0"),
+                lines(m, "fpgamr_running_tasks{"));
+            assertEquals(Set.of("fpgamr_running_containers{node=\"fpga1\",node_type=\"arm-fpga\"} 4.0"), lines(m, "fpgamr_running_containers{"));
+            assertEquals(Set.of("fpgamr_fpga_devices_in_use{node=\"fpga1\",node_type=\"arm-fpga\"} 2.0"), lines(m, "fpgamr_fpga_devices_in_use{"));
+            assertEquals(Set.of("fpgamr_power_source_up{node=\"fpga1\",node_type=\"arm-fpga\",source=\"declared\"} 1.0",
+                "fpgamr_power_source_up{node=\"fpga1\",node_type=\"arm-fpga\",source=\"hwmon\"} 1.0"), lines(m, "fpgamr_power_source_up{"));
+
+            // the job's joules are the samples since its submission, at 4.875 W: the exporter ran < 10 s
+            List<String> energy = List.copyOf(lines(m, "fpgamr_job_energy_joules{job_id=\"job_1_0001\""));
+            assertEquals(1, energy.size());
+            double joules = Double.parseDouble(energy.get(0).substring(energy.get(0).lastIndexOf(' ') + 1));
+            List<Sample> rows = SampleLog.read(new StringReader(get(base.resolve("/samples?from=0&to=" + Long.MAX_VALUE))), "samples");
+            double fromRows = rows.stream().filter(Sample::primary).mapToDouble(s -> s.joulesWithin(now - 10_000, Long.MAX_VALUE)).sum();
+            assertTrue(joules > 0 && joules <= fromRows + 1e-9, joules + " vs " + fromRows);
+            assertTrue(rows.stream().allMatch(s -> s.node().equals("fpga1") && s.nodeType().equals("arm-fpga")));
+            assertTrue(rows.stream().anyMatch(s -> s.source().equals("hwmon") && s.watts() == 4.875 && s.primary()));
+
+            // a failing read: up goes to 0, the node's power disappears, the gap is counted
+            java.nio.file.Files.delete(ina.resolve("power1_input"));
+            e.sampler().tick();
+            String after = get(base.resolve("/metrics"));
+            assertEquals(Set.of("fpgamr_power_source_up{node=\"fpga1\",node_type=\"arm-fpga\",source=\"declared\"} 1.0",
+                "fpgamr_power_source_up{node=\"fpga1\",node_type=\"arm-fpga\",source=\"hwmon\"} 0.0"), lines(after, "fpgamr_power_source_up{"));
+            assertEquals(Set.of(), lines(after, "fpgamr_node_power_watts{"));
+            assertEquals(Set.of("fpgamr_power_gaps_total{node=\"fpga1\",node_type=\"arm-fpga\",source=\"declared\"} 0.0",
+                "fpgamr_power_gaps_total{node=\"fpga1\",node_type=\"arm-fpga\",source=\"hwmon\"} 1.0"), lines(after, "fpgamr_power_gaps_total{"));
+            assertTrue(get(base.resolve("/")).contains("source hwmon: hwmon power sensors in "));
+        }
+    }
+
+    @Test
+    void aNodeWithoutSourceSaysSoAndExportsNoPower() throws Exception {
+        SourceConfig cfg = SourceConfig.defaults().withRoots(tmp.resolve("no-powercap"), tmp.resolve("no-hwmon"), tmp.resolve("dev"))
+            .withApcupsd("127.0.0.1:1", null).withTimeoutMs(200);
+        Discovery.Result found = Discovery.discover(cfg);
+        assertTrue(found.none());
+        NodeExporter.Options o = NodeExporter.Options.defaults("bare", "x86").withListen("127.0.0.1", 0).withSpool(tmp.resolve("spool"));
+        try (NodeExporter e = NodeExporter.start(o, found)) {
+            String m = get(URI.create("http://127.0.0.1:" + e.port() + "/metrics"));
+            assertEquals(Set.of("fpgamr_node_info{measured=\"none\",node=\"bare\",node_type=\"x86\",primary_source=\"none\"} 1"),
+                lines(m, "fpgamr_node_info{"));
+            assertEquals(Set.of(), lines(m, "fpgamr_node_power_watts{"));
+            assertTrue(get(URI.create("http://127.0.0.1:" + e.port() + "/")).contains("no power source"));
+        }
+    }
+}
