@@ -1,0 +1,127 @@
+package io.fpgamr.energy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.fpgamr.energy.dashboard.DashboardQueries;
+import io.fpgamr.energy.dashboard.PromClient;
+import io.fpgamr.energy.exporter.NodeExporter;
+import io.fpgamr.energy.prom.PrometheusServer;
+import io.fpgamr.energy.source.Discovery;
+import io.fpgamr.energy.source.SourceConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real Prometheus scrapes the node exporter every second, with energy/prometheus/rules.yml
+ * loaded, while a job reports its progress through the spool as the launcher does; then every
+ * PromQL expression of the Grafana dashboard must be valid and return data. The job here is the
+ * launcher's side alone (its progress calls): the MD5 job itself is run in the cross-module test.
+ */
+class DashboardPrometheusTest {
+    @TempDir
+    Path tmp;
+
+    static Path energyDir() {
+        return Path.of(System.getProperty("energy.basedir", "."));
+    }
+
+    @Test
+    void everyDashboardQueryReturnsDataWhileAJobRuns() throws Exception {
+        String missing = PrometheusServer.missing();
+        if (missing != null) {
+            fail(missing);
+        }
+        Path rules = energyDir().resolve("prometheus/rules.yml");
+        String[] check = PrometheusServer.promtool("check", "rules", rules.toString());
+        assertEquals("0", check[0], check[1]);
+        // the shipped dashboard is the one bundled into the jar
+        assertEquals(DashboardQueries.of(Files.readString(energyDir().resolve("grafana/fpgamr-energy.json"))), DashboardQueries.bundled());
+
+        Path spool = tmp.resolve("spool");
+        // No meter on a build machine: a declared wattage, labelled so all the way through.
+        SourceConfig sources = SourceConfig.defaults().withOnly(Set.of("declared")).withDeclaredWatts(42.0);
+        NodeExporter.Options o = NodeExporter.Options.defaults("it-node", "x86").withListen("127.0.0.1", 0).withPeriodMs(250).withSpool(spool);
+        EnergyConfig cfg = EnergyConfig.defaults().withSources(sources).withNode("it-node", "x86").withPeriodMs(250).withSpool(spool);
+        try (NodeExporter exporter = NodeExporter.start(o, Discovery.discover(sources));
+             EnergyMonitor monitor = EnergyMonitor.start(cfg);
+             PrometheusServer prom = PrometheusServer.start(tmp.resolve("prom"), List.of("127.0.0.1:" + exporter.port()), List.of(rules), 120)) {
+            long submit = System.currentTimeMillis();
+            String job = "job_" + submit + "_0001";
+            PromClient client = prom.client();
+            List<DashboardQueries.Query> queries = DashboardQueries.bundled();
+            Map<String, PromClient.Result> results = new LinkedHashMap<>();
+            long hashed = 0;
+            long deadline = System.currentTimeMillis() + 45_000;
+            while (true) {
+                // the launcher's poll: 2^20 values per second over 4 maps in 4 containers, one FPGA
+                hashed = (System.currentTimeMillis() - submit) * 1048576 / 1000;
+                monitor.progress(JobProgress.launcher(job, "it-node", hashed, 1L << 28, submit, 4, 0, 0, 4, 1));
+                results.clear();
+                for (DashboardQueries.Query q : queries) {
+                    results.put(q.panel() + " " + q.refId() + ": " + q.expr(), client.query(q.expr()));
+                }
+                boolean invalid = results.values().stream().anyMatch(r -> !r.ok());
+                boolean empty = results.values().stream().anyMatch(PromClient.Result::empty);
+                if (invalid || !empty || System.currentTimeMillis() > deadline) {
+                    break;
+                }
+                Thread.sleep(500);
+            }
+            List<String> bad = new ArrayList<>();
+            results.forEach((q, r) -> {
+                if (!r.ok() || r.empty()) {
+                    bad.add((r.ok() ? "no data: " : "invalid (" + r.error() + "): ") + q);
+                }
+            });
+            assertTrue(bad.isEmpty(), String.join("\n", bad) + "\nprometheus log:\n" + prom.log());
+            assertEquals(15, queries.size());
+
+            // what the panels show: the declared 42 W, labelled as declared
+            PromClient.Result power = client.query("fpgamr_node_power_watts");
+            assertEquals(1, power.series().size());
+            assertEquals(42.0, PromClient.values(power)[0]);
+            assertTrue(power.series().get(0).toString().contains("measured=false"), power.series().toString());
+            assertEquals(42.0, PromClient.values(client.query("fpgamr:cluster_power_watts"))[0]);
+            assertEquals(4.0, PromClient.values(client.query("sum(fpgamr_running_containers)"))[0]);
+            assertEquals(1.0, PromClient.values(client.query("sum(fpgamr_fpga_devices_in_use)"))[0]);
+            // TpW of the job: its values hashed over 42 W times the seconds since submission
+            double tpw = PromClient.values(client.query("fpgamr:job_tpw"))[0];
+            double seconds = (System.currentTimeMillis() - submit) / 1000.0;
+            assertTrue(tpw > 1048576 / 42.0 * 0.7 && tpw < 1048576 / 42.0 * 1.3, "TpW " + tpw + " after " + seconds + " s");
+
+            // the command a user runs to see the same
+            Cli c = Cli.run("check-dashboard", "--prometheus", prom.url().toString());
+            assertEquals(0, c.code, c.out + c.err);
+            assertEquals("15 of 15 dashboard queries return data", c.out.lines().reduce((a, b) -> b).orElse(""));
+
+            long done = System.currentTimeMillis();
+            JobEnergy e = monitor.finish(new JobRecord(job, submit, done, hashed, List.of(TaskSpan.ofMap("it-node", submit, done))), tmp.resolve("jobdir"));
+            assertEquals("declared", e.status());
+            assertNull(e.unavailable());
+            assertNotNull(e.tpw());
+            assertEquals(42.0, e.meanW(), 1e-9);
+            assertEquals(JobProgress.SUCCEEDED, new ProgressSpool(spool).readAll().get(0).state());
+        }
+    }
+
+    @Test
+    void checkDashboardUsageErrors() {
+        Cli none = Cli.run("check-dashboard");
+        assertEquals(2, none.code);
+        assertEquals("fpgamr energy check-dashboard: needs --prometheus URL (e.g. http://127.0.0.1:9090)\n", none.err);
+        Cli bad = Cli.run("check-dashboard", "--prometheus", "localhost:9090");
+        assertEquals(2, bad.code);
+        assertEquals("fpgamr energy check-dashboard: --prometheus must be a URL such as http://127.0.0.1:9090, got 'localhost:9090'\n", bad.err);
+    }
+}
