@@ -1,0 +1,101 @@
+/* bench_fpga.c: per-batch figures of the fpga driver on a device:
+ * device cycles, modelled device time at the given clock, and host time
+ * outside the simulator, for the hash path and the search path.
+ * usage: bench-fpga [--spec SPEC] [--batches K] [--width W] [--mhz F] [--pipelines N]
+ * Goal checks: digests/clock == N (search), 1 (hash, 128-bit write port);
+ * host time per 2^18 batch <= 10% of 5.24 ms (one pipeline at 50 MHz). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpgamr_fpga.h"
+#include "md5_ref.h"
+
+int main(int argc, char **argv)
+{
+    char spec[512] = "";
+    unsigned pipes = 1, batches = 4;
+    int width = 4;
+    double mhz = 50;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--spec") && i + 1 < argc) snprintf(spec, sizeof spec, "%s", argv[++i]);
+        else if (!strcmp(argv[i], "--batches") && i + 1 < argc) batches = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--width") && i + 1 < argc) width = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--mhz") && i + 1 < argc) mhz = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--pipelines") && i + 1 < argc) pipes = (unsigned)atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--spec SPEC] [--pipelines N] [--batches K] [--width W] [--mhz F]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!spec[0]) snprintf(spec, sizeof spec, "vsim:pipelines=%u,mhz=%g", pipes, mhz);
+    char err[512];
+    fpgamr_dev *d = fpgamr_open(spec, err, sizeof err);
+    if (!d) {
+        fprintf(stderr, "bench-fpga: %s\n", err);
+        return 1;
+    }
+    fpgamr_dev_info info;
+    fpgamr_get_info(d, &info);
+    const uint64_t B = 1u << 18;
+    const double budget = 0.10 * (double)(B + 64) / 50e6;   /* 10% of 5.24 ms */
+    uint64_t count = B * batches;
+    int fails = 0;
+    printf("bench-fpga: %s, %u pipeline(s), %.0f MHz, %u batches of 2^18, width %d\n", spec, info.pipelines,
+           info.mhz, batches, width);
+    printf("%-7s %12s %14s %16s %14s %12s %8s\n", "path", "cycles/batch", "digests/clock", "device ms/batch",
+           "host ms/batch", "host max ms", "host %");
+
+    /* search: values generated on chip, one planted target per batch */
+    uint8_t *tg = malloc(batches * 16);
+    for (unsigned k = 0; k < batches; k++) md5_ref_value(k * B + 12345, width, tg + 16 * k);
+    uint64_t m[64];
+    size_t nm = 0;
+    uint64_t done = 0;
+    fpgamr_reset_stats(d);
+    int rc = fpgamr_search_range(d, 0, count, width, tg, batches, m, 64, &nm, &done);
+    fpgamr_stats st;
+    fpgamr_get_stats(d, &st);
+    if (rc || nm != batches || done != count) {
+        printf("search FAILED: rc %d (%s), %zu matches, %llu done\n", rc, fpgamr_last_error(d), nm,
+               (unsigned long long)done);
+        fails++;
+    }
+    double cyc = (double)st.device_cycles / (double)st.batches;
+    double host = st.host_seconds / (double)st.batches;
+    printf("%-7s %12.0f %14.3f %16.3f %14.3f %12.3f %7.1f%%\n", "search", cyc, (double)B / cyc,
+           1e3 * st.device_seconds / (double)st.batches, 1e3 * host, 1e3 * st.max_batch_host_seconds,
+           100.0 * host / ((double)(B + 64) / 50e6));
+    if ((double)B / cyc < 0.98 * info.pipelines) fails++;
+    if (host > budget) fails++;
+
+    /* hash: messages DMA'd in, digests DMA'd out and copied to the caller */
+    uint8_t *dig = malloc(count * 16);
+    fpgamr_reset_stats(d);
+    rc = fpgamr_hash_range(d, 0, count, width, dig);
+    fpgamr_get_stats(d, &st);
+    uint64_t bad = 0;
+    for (uint64_t i = 0; rc == 0 && i < count; i += 4099) {
+        uint8_t ref[16];
+        md5_ref_value(i, width, ref);
+        bad += memcmp(ref, dig + 16 * i, 16) != 0;
+    }
+    if (rc || bad) {
+        printf("hash FAILED: rc %d (%s), %llu wrong digests\n", rc, fpgamr_last_error(d), (unsigned long long)bad);
+        fails++;
+    }
+    cyc = (double)st.device_cycles / (double)st.batches;
+    host = st.host_seconds / (double)st.batches;
+    printf("%-7s %12.0f %14.3f %16.3f %14.3f %12.3f %7.1f%%\n", "hash", cyc, (double)B / cyc,
+           1e3 * st.device_seconds / (double)st.batches, 1e3 * host, 1e3 * st.max_batch_host_seconds,
+           100.0 * host / ((double)(B + 64) / 50e6));
+    if ((double)B / cyc < 0.98) fails++;
+    printf("host %% = host time per batch / 5.24 ms (2^18 + 64 clocks at 50 MHz); goal <= 10%%\n");
+    printf("wall time of the simulation: %.2f s for the hash path\n", st.wall_seconds);
+    free(dig);
+    free(tg);
+    fpgamr_close(d);
+    printf("bench-fpga: %s\n", fails ? "GOALS NOT MET" : "goals met");
+    return fails ? 1 : 0;
+}

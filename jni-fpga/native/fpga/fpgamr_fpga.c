@@ -1,0 +1,550 @@
+/* fpgamr_fpga.c: driver of the fpgamr MD5 accelerator, common to the uio and
+ * vsim buses (see fpgamr_fpga.h). Batches of dev->batch values; two batches
+ * in flight with ping-pong buffers; completion by interrupt with a timeout;
+ * the design id and register-map version are checked at open. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fpgamr_bus.h"
+#include "fpgamr_fpga.h"
+#include "fpgamr_regs.h"
+
+#define DEFAULT_BATCH ((uint64_t)FPGAMR_BATCH_VALUES)
+#define MATCH_CAP 4096u
+#define FILTER_TOTAL_WORDS (FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS)
+
+struct fpgamr_dev {
+    fpgamr_bus bus;
+    unsigned npipe, minw, maxw;
+    uint32_t params, version;
+    int timeout_ms;
+    uint64_t batch;
+    fpgamr_dmabuf in[2], out[2], mbuf[2];
+    uint32_t filter[FILTER_TOTAL_WORDS];
+    int filter_loaded;
+    fpgamr_stats st;
+    double t_host0;
+    uint64_t sim0;
+    char err[512];
+};
+
+typedef struct job_result {
+    uint32_t status;
+    uint32_t match_count;
+    uint64_t done;
+    uint64_t cycles;
+    uint64_t err_addr;
+} job_result;
+
+/* ------------------------------------------------------------------ utils */
+int fpgamr_opt(const char *opts, const char *key, char *val, size_t vallen)
+{
+    size_t kl = strlen(key);
+    if (!opts) return 0;
+    for (const char *p = opts; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > kl && strncmp(p, key, kl) == 0 && p[kl] == '=') {
+            size_t vl = len - kl - 1;
+            if (vl >= vallen) vl = vallen - 1;
+            memcpy(val, p + kl + 1, vl);
+            val[vl] = 0;
+            return 1;
+        }
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* host time outside the simulator: wall time minus time inside vsim calls */
+static void host_begin(fpgamr_dev *d)
+{
+    d->t_host0 = now_s();
+    d->sim0 = d->bus.sim_ns(d->bus.ctx);
+}
+static double host_end(fpgamr_dev *d)
+{
+    double dt = now_s() - d->t_host0 - 1e-9 * (double)(d->bus.sim_ns(d->bus.ctx) - d->sim0);
+    if (dt < 0) dt = 0;
+    d->st.host_seconds += dt;
+    return dt;
+}
+
+static uint32_t rd(fpgamr_dev *d, uint32_t off) { return d->bus.rd(d->bus.ctx, off); }
+static void wr(fpgamr_dev *d, uint32_t off, uint32_t v) { d->bus.wr(d->bus.ctx, off, v); }
+static void wr64(fpgamr_dev *d, uint32_t off, uint64_t v)
+{
+    wr(d, off, (uint32_t)v);
+    wr(d, off + 4, (uint32_t)(v >> 32));
+}
+static uint64_t rd64(fpgamr_dev *d, uint32_t off)
+{
+    uint64_t lo = rd(d, off);
+    return lo | (uint64_t)rd(d, off + 4) << 32;
+}
+
+const char *fpgamr_strerror(int rc)
+{
+    switch (rc) {
+    case FPGAMR_OK: return "ok";
+    case FPGAMR_EINVAL: return "invalid argument";
+    case FPGAMR_EBUSY: return "device busy (owned by another opener)";
+    case FPGAMR_ENODEV: return "no such device";
+    case FPGAMR_ENOMEM: return "out of memory";
+    case FPGAMR_EIO: return "device error";
+    case FPGAMR_ETIMEDOUT: return "timed out";
+    default: return "unknown error";
+    }
+}
+
+const char *fpgamr_last_error(fpgamr_dev *dev) { return dev ? dev->err : ""; }
+
+static int fail(fpgamr_dev *d, int rc, const char *msg)
+{
+    snprintf(d->err, sizeof d->err, "%s", msg);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ open/close */
+fpgamr_dev *fpgamr_open_rc(const char *spec, int *rcp, char *err, size_t errlen)
+{
+    char dummy[8];
+    int rc;
+    if (!err || !errlen) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = 0;
+    if (!spec) spec = "";
+    fpgamr_dev *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errlen, "out of memory");
+        if (rcp) *rcp = FPGAMR_ENOMEM;
+        return NULL;
+    }
+    if (strncmp(spec, "vsim:", 5) == 0 || strcmp(spec, "vsim") == 0) {
+        rc = fpgamr_bus_vsim_open(spec[4] ? spec + 5 : "", &d->bus, err, errlen);
+    } else if (strncmp(spec, "uio:", 4) == 0) {
+        rc = fpgamr_bus_uio_open(spec + 4, &d->bus, err, errlen);
+    } else {
+        snprintf(err, errlen, "unknown device spec '%s' (want uio:/dev/uioN or vsim:pipelines=N)", spec);
+        rc = FPGAMR_EINVAL;
+    }
+    if (rc != 0) {
+        free(d);
+        if (rcp) *rcp = rc;
+        return NULL;
+    }
+    const char *opts = strchr(spec, ':') ? strchr(spec, ':') + 1 : "";
+    char val[64];
+    d->timeout_ms = d->bus.timeout_ms;
+    if (fpgamr_opt(opts, "timeout_ms", val, sizeof val)) d->timeout_ms = atoi(val);
+    d->batch = DEFAULT_BATCH;
+    if (fpgamr_opt(opts, "batch", val, sizeof val)) d->batch = strtoull(val, NULL, 0);
+    if (d->batch < 1 || d->batch > (1u << 24)) d->batch = DEFAULT_BATCH;
+
+    uint32_t id = rd(d, FPGAMR_REG_DESIGN_ID);
+    d->version = rd(d, FPGAMR_REG_REGMAP_VERSION);
+    d->params = rd(d, FPGAMR_REG_DESIGN_PARAMS);
+    rc = 0;
+    if (id != FPGAMR_DESIGN_ID) {
+        snprintf(err, errlen, "%s: design id 0x%08x, not an fpgamr MD5 accelerator (0x%08x)", d->bus.name, id,
+                 FPGAMR_DESIGN_ID);
+        rc = FPGAMR_ENODEV;
+    } else if ((d->version >> 16) != FPGAMR_REGMAP_MAJOR) {
+        snprintf(err, errlen, "%s: register map version %u.%u, driver speaks %u.x", d->bus.name, d->version >> 16,
+                 d->version & 0xFFFF, FPGAMR_REGMAP_MAJOR);
+        rc = FPGAMR_ENODEV;
+    } else if (!(d->params & FPGAMR_DESIGN_PARAMS_MODE_HASH_MASK) || !(d->params & FPGAMR_DESIGN_PARAMS_MODE_SEARCH_MASK)) {
+        snprintf(err, errlen, "%s: design lacks the hash or search path (params 0x%08x)", d->bus.name, d->params);
+        rc = FPGAMR_ENODEV;
+    }
+    if (rc != 0) {
+        d->bus.close(d->bus.ctx);
+        free(d);
+        if (rcp) *rcp = rc;
+        return NULL;
+    }
+    d->npipe = (d->params & FPGAMR_DESIGN_PARAMS_PIPELINES_MASK) >> FPGAMR_DESIGN_PARAMS_PIPELINES_SHIFT;
+    d->minw = (d->params & FPGAMR_DESIGN_PARAMS_MIN_WIDTH_MASK) >> FPGAMR_DESIGN_PARAMS_MIN_WIDTH_SHIFT;
+    d->maxw = (d->params & FPGAMR_DESIGN_PARAMS_MAX_WIDTH_MASK) >> FPGAMR_DESIGN_PARAMS_MAX_WIDTH_SHIFT;
+    /* a clean slate: no stale interrupt, interrupts on */
+    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
+    wr(d, FPGAMR_REG_IRQ_ENABLE, FPGAMR_IRQ_ENABLE_DONE_MASK | FPGAMR_IRQ_ENABLE_ERROR_MASK);
+    if (rcp) *rcp = 0;
+    return d;
+}
+
+fpgamr_dev *fpgamr_open(const char *spec, char *err, size_t errlen) { return fpgamr_open_rc(spec, NULL, err, errlen); }
+
+void fpgamr_close(fpgamr_dev *d)
+{
+    if (!d) return;
+    if (rd(d, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK) {
+        wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+        for (int i = 0; i < 100 && (rd(d, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK); i++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    wr(d, FPGAMR_REG_IRQ_ENABLE, 0);
+    for (int i = 0; i < 2; i++) {
+        d->bus.dma_free(d->bus.ctx, &d->in[i]);
+        d->bus.dma_free(d->bus.ctx, &d->out[i]);
+        d->bus.dma_free(d->bus.ctx, &d->mbuf[i]);
+    }
+    d->bus.close(d->bus.ctx);
+    free(d);
+}
+
+int fpgamr_get_info(fpgamr_dev *d, fpgamr_dev_info *info)
+{
+    if (!d || !info) return FPGAMR_EINVAL;
+    memset(info, 0, sizeof *info);
+    info->pipelines = d->npipe;
+    info->min_width = d->minw;
+    info->max_width = d->maxw;
+    info->design_params = d->params;
+    info->regmap_version = d->version;
+    info->mhz = d->bus.mhz;
+    snprintf(info->bus, sizeof info->bus, "%s", d->bus.name);
+    return 0;
+}
+
+void fpgamr_get_stats(fpgamr_dev *d, fpgamr_stats *st)
+{
+    if (d && st) *st = d->st;
+}
+void fpgamr_reset_stats(fpgamr_dev *d)
+{
+    if (d) memset(&d->st, 0, sizeof d->st);
+}
+
+/* ------------------------------------------------------------------ jobs */
+static void start_job(fpgamr_dev *d, int op, int width, uint64_t start, uint64_t count, uint64_t src, uint64_t dst,
+                      uint32_t cap)
+{
+    wr(d, FPGAMR_REG_MODE, (uint32_t)op << FPGAMR_MODE_OP_SHIFT | (uint32_t)width << FPGAMR_MODE_WIDTH_SHIFT);
+    wr64(d, FPGAMR_REG_START_LO, start);
+    wr64(d, FPGAMR_REG_COUNT_LO, count);
+    wr64(d, FPGAMR_REG_SRC_LO, src);
+    wr64(d, FPGAMR_REG_DST_LO, dst);
+    wr(d, FPGAMR_REG_MATCH_CAP, cap);
+    wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
+}
+
+/* wait for the interrupt of the running job, then read and clear its status */
+static int wait_job(fpgamr_dev *d, job_result *r)
+{
+    int w = d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
+    if (w <= 0) {
+        wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+        d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
+        wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
+        d->bus.irq_done(d->bus.ctx);
+        snprintf(d->err, sizeof d->err, "%s: no interrupt within %d ms (status 0x%08x); job aborted", d->bus.name,
+                 d->timeout_ms, rd(d, FPGAMR_REG_STATUS));
+        return w < 0 ? FPGAMR_EIO : FPGAMR_ETIMEDOUT;
+    }
+    r->status = rd(d, FPGAMR_REG_STATUS);
+    r->done = rd64(d, FPGAMR_REG_DONE_LO);
+    r->cycles = rd64(d, FPGAMR_REG_CYCLES_LO);
+    r->match_count = rd(d, FPGAMR_REG_MATCH_COUNT);
+    r->err_addr = 0;
+    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
+    d->bus.irq_done(d->bus.ctx);
+    if (r->status & FPGAMR_STATUS_ERROR_MASK) {
+        r->err_addr = rd64(d, FPGAMR_REG_ERR_ADDR_LO);
+        unsigned code = (r->status & FPGAMR_STATUS_ERR_CODE_MASK) >> FPGAMR_STATUS_ERR_CODE_SHIFT;
+        static const char *names[] = {"none", "read response error", "write response error", "bad width",
+                                      "bad alignment"};
+        snprintf(d->err, sizeof d->err, "%s: device error %u (%s) at bus address 0x%llx after %llu values",
+                 d->bus.name, code, code < 5 ? names[code] : "?", (unsigned long long)r->err_addr,
+                 (unsigned long long)r->done);
+        return FPGAMR_EIO;
+    }
+    if (!(r->status & FPGAMR_STATUS_DONE_MASK)) {
+        snprintf(d->err, sizeof d->err, "%s: interrupt without DONE (status 0x%08x)", d->bus.name, r->status);
+        return FPGAMR_EIO;
+    }
+    d->st.device_cycles += r->cycles;
+    d->st.device_seconds += (double)r->cycles / (d->bus.mhz * 1e6);
+    d->st.last_batch_cycles = r->cycles;
+    return 0;
+}
+
+static int ensure_buf(fpgamr_dev *d, fpgamr_dmabuf *b, size_t size)
+{
+    if (b->host && b->size >= size) return 0;
+    d->bus.dma_free(d->bus.ctx, b);
+    int rc = d->bus.dma_alloc(d->bus.ctx, size, b);
+    if (rc) snprintf(d->err, sizeof d->err, "%s: cannot allocate %zu bytes of DMA memory", d->bus.name, size);
+    return rc;
+}
+
+static int check_width(fpgamr_dev *d, int width)
+{
+    if (width < (int)d->minw || width > (int)d->maxw) {
+        snprintf(d->err, sizeof d->err, "width %d outside the device's %u..%u bytes", width, d->minw, d->maxw);
+        return FPGAMR_EINVAL;
+    }
+    return 0;
+}
+
+/* messages start..start+n-1 in width bytes, big-endian, 4- or 8-byte slots */
+static void fill_messages(void *dst, uint64_t start, uint64_t n, int width)
+{
+    if (width <= 4) {
+        uint32_t *p = dst;
+        unsigned sh = 8u * (4u - (unsigned)width);
+        for (uint64_t i = 0; i < n; i++) p[i] = __builtin_bswap32((uint32_t)((start + i) << sh));
+    } else {
+        uint64_t *p = dst;
+        unsigned sh = 8u * (8u - (unsigned)width);
+        for (uint64_t i = 0; i < n; i++) p[i] = __builtin_bswap64((start + i) << sh);
+    }
+}
+
+/* ------------------------------------------------------------------ hash path */
+int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, uint8_t *digests_out)
+{
+    if (!d) return FPGAMR_EINVAL;
+    int rc = check_width(d, width);
+    if (rc) return rc;
+    if (count == 0) return 0;
+    if (!digests_out) return fail(d, FPGAMR_EINVAL, "digests_out is NULL");
+    double t0 = now_s();
+    uint64_t B = d->batch;
+    size_t slot = width > 4 ? 8 : 4;
+    for (int i = 0; i < 2; i++) {
+        if ((rc = ensure_buf(d, &d->in[i], (size_t)B * 8)) || (rc = ensure_buf(d, &d->out[i], (size_t)B * 16)))
+            return rc;
+    }
+    uint64_t nb = (count + B - 1) / B;
+    job_result r;
+
+    host_begin(d);
+    uint64_t n0 = count < B ? count : B;
+    fill_messages(d->in[0].host, start, n0, width);
+    d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, (size_t)n0 * slot);
+    d->bus.dma_sync(d->bus.ctx, &d->out[0], 0, FPGAMR_SYNC_FROM_DEVICE, 0, (size_t)n0 * 16);
+    start_job(d, FPGAMR_OP_HASH, width, 0, n0, d->in[0].bus, d->out[0].bus, 0);
+    double h = host_end(d);
+
+    for (uint64_t k = 0; k < nb; k++) {
+        int cur = (int)(k & 1), nxt = cur ^ 1;
+        uint64_t nk = (k + 1 < nb) ? B : count - k * B;
+        uint64_t nn = 0;
+        if (k + 1 < nb) {  /* fill batch k+1 while the device works on batch k */
+            host_begin(d);
+            nn = (k + 2 < nb) ? B : count - (k + 1) * B;
+            fill_messages(d->in[nxt].host, start + (k + 1) * B, nn, width);
+            d->bus.dma_sync(d->bus.ctx, &d->in[nxt], 0, FPGAMR_SYNC_TO_DEVICE, 0, (size_t)nn * slot);
+            d->bus.dma_sync(d->bus.ctx, &d->out[nxt], 0, FPGAMR_SYNC_FROM_DEVICE, 0, (size_t)nn * 16);
+            h += host_end(d);
+        }
+        rc = wait_job(d, &r);
+        host_begin(d);
+        if (rc == 0 && r.done != nk) {
+            snprintf(d->err, sizeof d->err, "batch %llu: device did %llu of %llu values", (unsigned long long)k,
+                     (unsigned long long)r.done, (unsigned long long)nk);
+            rc = FPGAMR_EIO;
+        }
+        if (rc) {
+            host_end(d);
+            d->st.wall_seconds += now_s() - t0;
+            return rc;
+        }
+        if (k + 1 < nb)  /* device on batch k+1 while the host drains batch k */
+            start_job(d, FPGAMR_OP_HASH, width, 0, nn, d->in[nxt].bus, d->out[nxt].bus, 0);
+        d->bus.dma_sync(d->bus.ctx, &d->out[cur], 1, FPGAMR_SYNC_FROM_DEVICE, 0, (size_t)nk * 16);
+        memcpy(digests_out + k * B * 16, d->out[cur].host, (size_t)nk * 16);
+        h += host_end(d);
+        d->st.batches++;
+        d->st.values += nk;
+        d->st.last_batch_values = nk;
+        d->st.last_batch_host_seconds = h;
+        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        h = 0;
+    }
+    d->st.wall_seconds += now_s() - t0;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ search path */
+static int cmp16(const void *a, const void *b) { return memcmp(a, b, 16); }
+static int cmpu64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void load_filter(fpgamr_dev *d, const uint8_t *targets, size_t n)
+{
+    uint32_t f[FILTER_TOTAL_WORDS];
+    memset(f, 0, sizeof f);
+    for (size_t t = 0; t < n; t++)
+        for (unsigned a = 0; a < FPGAMR_FILTER_ARRAYS; a++) {
+            const uint8_t *p = targets + 16 * t + 4 * a;
+            uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            uint32_t idx = w & ((1u << FPGAMR_FILTER_IDX_BITS) - 1);
+            f[a * FPGAMR_FILTER_WORDS + idx / 32] |= 1u << (idx % 32);
+        }
+    if (d->filter_loaded && memcmp(f, d->filter, sizeof f) == 0) return;
+    wr(d, FPGAMR_REG_FILTER_ADDR, 0);
+    for (unsigned i = 0; i < FILTER_TOTAL_WORDS; i++) wr(d, FPGAMR_REG_FILTER_DATA, f[i]);
+    memcpy(d->filter, f, sizeof f);
+    d->filter_loaded = 1;
+}
+
+typedef struct match_sink {
+    uint64_t *out;
+    size_t max, n;
+} match_sink;
+
+static void sink_add(match_sink *s, uint64_t v)
+{
+    if (s->n < s->max) s->out[s->n] = v;
+    s->n++;
+}
+
+/* exact re-check of one batch through the hash path (match buffer overflow) */
+static int fallback_batch(fpgamr_dev *d, uint64_t start, uint64_t n, int width, const uint8_t *sorted, size_t nt,
+                          match_sink *s)
+{
+    uint8_t *dig = malloc((size_t)n * 16);
+    if (!dig) return fail(d, FPGAMR_ENOMEM, "out of memory for the overflow re-check");
+    fpgamr_stats keep = d->st;
+    int rc = fpgamr_hash_range(d, start, n, width, dig);
+    double extra_host = d->st.host_seconds - keep.host_seconds;
+    uint64_t extra_cycles = d->st.device_cycles - keep.device_cycles;
+    d->st = keep;  /* account the re-check to the search batch, not as hash batches */
+    d->st.host_seconds += extra_host;
+    d->st.device_cycles += extra_cycles;
+    d->st.device_seconds += (double)extra_cycles / (d->bus.mhz * 1e6);
+    if (rc == 0)
+        for (uint64_t i = 0; i < n; i++)
+            if (bsearch(dig + 16 * i, sorted, nt, 16, cmp16)) sink_add(s, start + i);
+    free(dig);
+    d->st.fallback_batches++;
+    return rc;
+}
+
+int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, const uint8_t *targets,
+                        size_t ntargets, uint64_t *matches_out, size_t max_matches, size_t *nmatches,
+                        uint64_t *values_done)
+{
+    if (nmatches) *nmatches = 0;
+    if (values_done) *values_done = 0;
+    if (!d) return FPGAMR_EINVAL;
+    int rc = check_width(d, width);
+    if (rc) return rc;
+    if (ntargets && !targets) return fail(d, FPGAMR_EINVAL, "targets is NULL");
+    if (max_matches && !matches_out) return fail(d, FPGAMR_EINVAL, "matches_out is NULL");
+    if (count == 0) return 0;
+    if (ntargets == 0) {  /* nothing can match */
+        if (values_done) *values_done = count;
+        return 0;
+    }
+    double t0 = now_s();
+    uint64_t B = d->batch;
+    for (int i = 0; i < 2; i++)
+        if ((rc = ensure_buf(d, &d->mbuf[i], (size_t)MATCH_CAP * FPGAMR_MATCH_RECORD_BYTES))) return rc;
+
+    host_begin(d);
+    uint8_t *sorted = malloc(ntargets * 16);
+    if (!sorted) {
+        host_end(d);
+        return fail(d, FPGAMR_ENOMEM, "out of memory for the target set");
+    }
+    memcpy(sorted, targets, ntargets * 16);
+    qsort(sorted, ntargets, 16, cmp16);
+    load_filter(d, sorted, ntargets);
+    uint64_t nb = (count + B - 1) / B;
+    uint64_t *overflowed = calloc((size_t)nb, sizeof *overflowed);
+    size_t noverflow = 0;
+    match_sink sink = {matches_out, max_matches, 0};
+    uint64_t done = 0;
+    job_result r;
+    uint64_t n0 = count < B ? count : B;
+    d->bus.dma_sync(d->bus.ctx, &d->mbuf[0], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[0].size);
+    start_job(d, FPGAMR_OP_SEARCH, width, start, n0, 0, d->mbuf[0].bus, MATCH_CAP);
+    double h = host_end(d);
+    if (!overflowed) {
+        rc = fail(d, FPGAMR_ENOMEM, "out of memory");
+        wait_job(d, &r);
+        goto out;
+    }
+
+    for (uint64_t k = 0; k < nb; k++) {
+        int cur = (int)(k & 1), nxt = cur ^ 1;
+        uint64_t bstart = start + k * B;
+        uint64_t nk = (k + 1 < nb) ? B : count - k * B;
+        rc = wait_job(d, &r);
+        host_begin(d);
+        if (rc == 0 && r.done != nk) {
+            snprintf(d->err, sizeof d->err, "batch %llu: device checked %llu of %llu values", (unsigned long long)k,
+                     (unsigned long long)r.done, (unsigned long long)nk);
+            rc = FPGAMR_EIO;
+        }
+        if (rc) {
+            host_end(d);
+            break;
+        }
+        if (k + 1 < nb) {  /* the device checks batch k+1 while the host confirms batch k */
+            uint64_t nn = (k + 2 < nb) ? B : count - (k + 1) * B;
+            d->bus.dma_sync(d->bus.ctx, &d->mbuf[nxt], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[nxt].size);
+            start_job(d, FPGAMR_OP_SEARCH, width, bstart + B, nn, 0, d->mbuf[nxt].bus, MATCH_CAP);
+        }
+        d->st.filter_hits += r.match_count;
+        if (r.match_count > MATCH_CAP) {
+            overflowed[noverflow++] = k;
+        } else {
+            size_t first = sink.n;
+            d->bus.dma_sync(d->bus.ctx, &d->mbuf[cur], 1, FPGAMR_SYNC_FROM_DEVICE, 0,
+                            (size_t)r.match_count * FPGAMR_MATCH_RECORD_BYTES);
+            const uint8_t *rec = d->mbuf[cur].host;
+            for (uint32_t i = 0; i < r.match_count; i++, rec += FPGAMR_MATCH_RECORD_BYTES) {
+                uint64_t v;
+                memcpy(&v, rec, 8);
+                if (v - bstart < nk && bsearch(rec + 16, sorted, ntargets, 16, cmp16)) sink_add(&sink, v);
+            }
+            if (sink.n > first && first < max_matches) {
+                size_t upto = sink.n < max_matches ? sink.n : max_matches;
+                qsort(matches_out + first, upto - first, sizeof *matches_out, cmpu64);
+            }
+        }
+        done += nk;
+        h += host_end(d);
+        d->st.batches++;
+        d->st.values += nk;
+        d->st.last_batch_values = nk;
+        d->st.last_batch_host_seconds = h;
+        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        h = 0;
+    }
+    /* batches whose match buffer overflowed: exact re-check through the hash path */
+    for (size_t i = 0; rc == 0 && i < noverflow; i++) {
+        uint64_t k = overflowed[i];
+        uint64_t nk = (k + 1 < nb) ? B : count - k * B;
+        rc = fallback_batch(d, start + k * B, nk, width, sorted, ntargets, &sink);
+    }
+out:
+    free(overflowed);
+    free(sorted);
+    if (values_done) *values_done = done;
+    if (nmatches) *nmatches = sink.n;
+    d->st.wall_seconds += now_s() - t0;
+    return rc;
+}

@@ -1,0 +1,161 @@
+/* test_fpga.c: tests of the fpga driver on the vsim bus (the Verilated HDL).
+ * Exact digests against a software MD5 across batch boundaries, planted
+ * preimages in search mode, values_done == count, match-buffer overflow
+ * fallback, the busy error for a second opener, device errors.
+ * usage: test_fpga PIPELINES    prints "N passed, M failed" */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpgamr_fpga.h"
+#include "md5_ref.h"
+
+static int passed, failed;
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        if (cond) passed++;                                               \
+        else {                                                            \
+            failed++;                                                     \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
+            printf(__VA_ARGS__);                                          \
+            printf("\n");                                                 \
+        }                                                                 \
+    } while (0)
+
+static uint64_t check_range(const uint8_t *dig, uint64_t start, uint64_t count, int w)
+{
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        uint8_t d[16];
+        md5_ref_value(start + i, w, d);
+        if (memcmp(d, dig + 16 * i, 16)) bad++;
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned p = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
+    char spec[256], err[512];
+    /* small batches so that ranges cross several batch boundaries quickly */
+    snprintf(spec, sizeof spec, "vsim:pipelines=%u,mhz=50,batch=4096,stall=5,seed=7", p);
+    fpgamr_dev *d = fpgamr_open(spec, err, sizeof err);
+    CHECK(d != NULL, "open %s: %s", spec, err);
+    if (!d) {
+        printf("%d passed, %d failed\n", passed, failed);
+        return 1;
+    }
+    fpgamr_dev_info info;
+    fpgamr_get_info(d, &info);
+    CHECK(info.pipelines == p && strcmp(info.bus, "vsim") == 0, "info %u %s", info.pipelines, info.bus);
+    printf("test_fpga: vsim, %u pipeline(s), widths %u..%u\n", info.pipelines, info.min_width, info.max_width);
+
+    /* second opener: busy, and the first one keeps working */
+    int rc2 = 0;
+    fpgamr_dev *d2 = fpgamr_open_rc(spec, &rc2, err, sizeof err);
+    CHECK(d2 == NULL && rc2 == FPGAMR_EBUSY && strstr(err, "busy"), "second open rc %d: %s", rc2, err);
+    if (d2) fpgamr_close(d2);
+
+    /* hash path: every width 4..8 (and 1..3), ranges across batch boundaries */
+    for (int w = 1; w <= 8; w++) {
+        uint64_t count = 4096 * 2 + 1234 + (uint64_t)w;
+        uint64_t start = (w >= 5) ? 0xFFFFFF000ull + (uint64_t)w * 777 : (w == 4 ? 0xFFFFF000u : 0);
+        if (w < 4) { start = 0; count = (1ull << (8 * w)) < count ? (1ull << (8 * w)) : count; }
+        uint8_t *dig = malloc(count * 16);
+        int rc = fpgamr_hash_range(d, start, count, w, dig);
+        CHECK(rc == 0, "hash w%d rc %d: %s", w, rc, fpgamr_last_error(d));
+        CHECK(check_range(dig, start, count, w) == 0, "hash w%d digests", w);
+        free(dig);
+    }
+    {
+        uint8_t dig[16];
+        static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
+                                         0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
+        CHECK(fpgamr_hash_range(d, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0, "MD5(00 00 01 23)");
+        CHECK(fpgamr_hash_range(d, 0, 0, 4, dig) == 0, "empty hash range");
+        CHECK(fpgamr_hash_range(d, 0, 1, 9, dig) == FPGAMR_EINVAL, "width 9 rejected");
+    }
+
+    /* search path: planted preimages across batch boundaries, exact counts */
+    {
+        uint64_t start = 0x12340000ull, count = 4096 * 3 + 100;
+        uint64_t planted[] = {start, start + 4095, start + 4096, start + 9000, start + count - 1};
+        size_t np = sizeof planted / sizeof planted[0];
+        uint8_t *tg = malloc((np + 2) * 16);
+        for (size_t i = 0; i < np; i++) md5_ref_value(planted[i], 5, tg + 16 * i);
+        md5_ref_value(start - 1, 5, tg + 16 * np);          /* just outside the range */
+        md5_ref_value(start + count, 5, tg + 16 * (np + 1));
+        uint64_t m[16];
+        size_t nm = 0;
+        uint64_t done = 0;
+        fpgamr_reset_stats(d);
+        int rc = fpgamr_search_range(d, start, count, 5, tg, np + 2, m, 16, &nm, &done);
+        CHECK(rc == 0, "search rc %d: %s", rc, fpgamr_last_error(d));
+        CHECK(done == count, "values_done %llu", (unsigned long long)done);
+        CHECK(nm == np, "nmatches %zu", nm);
+        int all = 1;
+        for (size_t i = 0; i < np && i < nm; i++) all &= m[i] == planted[i];
+        CHECK(all, "matches are the planted values, in order");
+        fpgamr_stats st;
+        fpgamr_get_stats(d, &st);
+        CHECK(st.batches == 4 && st.values == count, "stats batches %llu values %llu", (unsigned long long)st.batches,
+              (unsigned long long)st.values);
+        /* the thesis example in the 28-bit domain */
+        uint8_t t1[16];
+        md5_ref_value(0x123, 4, t1);
+        rc = fpgamr_search_range(d, 0, 10000, 4, t1, 1, m, 16, &nm, &done);
+        CHECK(rc == 0 && nm == 1 && m[0] == 0x123 && done == 10000, "find 0x123: rc %d nm %zu", rc, nm);
+        /* more matches than max_matches: total still counted */
+        uint8_t *many = malloc(40 * 16);
+        for (int i = 0; i < 40; i++) md5_ref_value(1000 + (uint64_t)i * 3, 4, many + 16 * i);
+        rc = fpgamr_search_range(d, 1000, 200, 4, many, 40, m, 16, &nm, &done);
+        CHECK(rc == 0 && nm == 40 && done == 200 && m[0] == 1000 && m[15] == 1045, "truncated matches nm %zu", nm);
+        free(many);
+        free(tg);
+    }
+
+    fpgamr_close(d);
+
+    /* after close the device can be opened again */
+    d = fpgamr_open(spec, err, sizeof err);
+    CHECK(d != NULL, "reopen: %s", err);
+    if (d) fpgamr_close(d);
+
+    /* match-buffer overflow: more filter hits in a batch than the 4096-record
+     * buffer holds -> exact re-check of that batch through the hash path */
+    {
+        char spec2[256];
+        snprintf(spec2, sizeof spec2, "vsim:pipelines=%u,batch=16384", p);
+        d = fpgamr_open(spec2, err, sizeof err);
+        CHECK(d != NULL, "open %s: %s", spec2, err);
+        size_t nt = 5000;
+        uint8_t *tg = malloc(nt * 16);
+        for (size_t i = 0; i < nt; i++) md5_ref_value(50000 + 2 * i, 4, tg + 16 * i);
+        uint64_t *m = malloc(nt * sizeof *m);
+        size_t nm = 0;
+        uint64_t done = 0;
+        int rc = d ? fpgamr_search_range(d, 50000, 16384, 4, tg, nt, m, nt, &nm, &done) : -1;
+        fpgamr_stats st;
+        if (d) fpgamr_get_stats(d, &st);
+        CHECK(rc == 0 && nm == nt && done == 16384, "overflow search rc %d nm %zu", rc, nm);
+        int ok = 1;
+        for (size_t i = 0; i < nm && i < nt; i++) ok &= m[i] == 50000 + 2 * i;
+        CHECK(ok, "overflow matches exact");
+        CHECK(d && st.fallback_batches == 1 && st.filter_hits > 4096, "fallback used: hits %llu",
+              (unsigned long long)st.filter_hits);
+        printf("overflow batch: %llu filter hits, %llu fallback batch(es)\n", (unsigned long long)st.filter_hits,
+               (unsigned long long)st.fallback_batches);
+        free(m);
+        free(tg);
+        if (d) fpgamr_close(d);
+    }
+
+    /* a bad spec and a missing library */
+    CHECK(fpgamr_open("pcie:0", err, sizeof err) == NULL, "bad spec");
+    CHECK(fpgamr_open("vsim:pipelines=3,lib=/nonexistent/libx.so", err, sizeof err) == NULL && strstr(err, "cannot load"),
+          "missing library: %s", err);
+
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,102 @@
+/* fpgamr_fpga.h: driver of the fpgamr MD5 accelerator (hdl/rtl/md5acc_top).
+ *
+ * One call per range, never per value: the driver cuts the range into
+ * batches (2^18 values by default), keeps two batches in flight with
+ * ping-pong DMA buffers (the host fills batch i+1 and drains batch i-1 while
+ * the device works on batch i), waits for the completion interrupt with a
+ * timeout and checks every batch's status.
+ *
+ * Buses:
+ *   "uio:/dev/uioN[,timeout_ms=T]"   the real device (UIO registers/IRQ,
+ *                                    DMA buffers from /dev/fpgamr-dmaK,
+ *                                    kernel/include/uapi/linux/fpgamr.h)
+ *   "vsim:pipelines=N[,mhz=F][,stall=P][,seed=S][,lib=PATH][,lock=PATH]
+ *        [,timeout_ms=T][,batch=B]"
+ *                                    the Verilated model of the same HDL,
+ *                                    libfpgamr-vsim-pN.so, found at lib=, in
+ *                                    $FPGAMR_VSIM_DIR, beside the library
+ *                                    holding this driver, or on the loader
+ *                                    path; mhz (default 50) only scales the
+ *                                    modelled device time.
+ * A device belongs to one process (flock on the UIO node, or on the vsim
+ * lock file, default $TMPDIR/fpgamr-vsim-pN.lock); a second opener gets
+ * FPGAMR_EBUSY. Calls on one device are not thread-safe.
+ */
+#ifndef FPGAMR_FPGA_H
+#define FPGAMR_FPGA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fpgamr_dev fpgamr_dev;
+
+/* return codes (negative) */
+#define FPGAMR_OK 0
+#define FPGAMR_EINVAL (-1)    /* bad argument (width, count, spec) */
+#define FPGAMR_EBUSY (-2)     /* device owned by another opener */
+#define FPGAMR_ENODEV (-3)    /* no such device, wrong design id/version, library missing */
+#define FPGAMR_ENOMEM (-4)    /* DMA or host memory */
+#define FPGAMR_EIO (-5)       /* the device reported an error (see fpgamr_last_error) */
+#define FPGAMR_ETIMEDOUT (-6) /* no interrupt within the timeout; the job was aborted */
+
+typedef struct fpgamr_stats {
+    uint64_t batches;             /* batches completed */
+    uint64_t values;              /* values hashed or searched */
+    uint64_t device_cycles;       /* sum of the CYCLES register over batches */
+    double device_seconds;        /* device_cycles / (mhz * 1e6): modelled device time */
+    double host_seconds;          /* driver time on the host outside the simulator:
+                                     filling, draining, programming, confirming */
+    double wall_seconds;          /* wall time inside fpgamr_hash/search_range */
+    uint64_t last_batch_values;
+    uint64_t last_batch_cycles;
+    double last_batch_host_seconds;
+    double max_batch_host_seconds;
+    uint64_t filter_hits;         /* search: filter hits reported by the device */
+    uint64_t fallback_batches;    /* search: batches re-checked through the hash path
+                                     because the match buffer overflowed */
+} fpgamr_stats;
+
+typedef struct fpgamr_dev_info {
+    unsigned pipelines;
+    unsigned min_width, max_width;
+    uint32_t design_params;
+    uint32_t regmap_version;
+    double mhz;                   /* clock used for device_seconds */
+    char bus[8];                  /* "uio" or "vsim" */
+} fpgamr_dev_info;
+
+/* Open a device; NULL on failure with a message in err (and *rc if given). */
+fpgamr_dev *fpgamr_open(const char *spec, char *err, size_t errlen);
+fpgamr_dev *fpgamr_open_rc(const char *spec, int *rc, char *err, size_t errlen);
+void fpgamr_close(fpgamr_dev *dev);
+
+int fpgamr_get_info(fpgamr_dev *dev, fpgamr_dev_info *info);
+
+/* Hash path: digests_out[16*i .. 16*i+15] = MD5(big-endian encoding of
+ * start+i in width bytes), for i < count. Messages are DMA'd to the device. */
+int fpgamr_hash_range(fpgamr_dev *dev, uint64_t start, uint64_t count, int width, uint8_t *digests_out);
+
+/* Search path: values start .. start+count-1 are generated on the device;
+ * every value whose MD5 equals one of the ntargets 16-byte digests is
+ * reported (filter on chip, exact confirmation on the host). The first
+ * max_matches go to matches_out (in increasing order within a batch);
+ * *nmatches gets the total number found, *values_done the number of values
+ * checked (== count on success, the checked prefix on error). */
+int fpgamr_search_range(fpgamr_dev *dev, uint64_t start, uint64_t count, int width,
+                        const uint8_t *targets, size_t ntargets,
+                        uint64_t *matches_out, size_t max_matches, size_t *nmatches,
+                        uint64_t *values_done);
+
+void fpgamr_get_stats(fpgamr_dev *dev, fpgamr_stats *st);
+void fpgamr_reset_stats(fpgamr_dev *dev);
+const char *fpgamr_last_error(fpgamr_dev *dev);
+const char *fpgamr_strerror(int rc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,55 @@
+/* fpgamr_vsim.h: C ABI of the simulated accelerator libraries
+ * libfpgamr-vsim-pN.so (the Verilated hdl/rtl/md5acc_top with N pipelines,
+ * an AXI memory model in front of host memory and a clock thread).
+ * The fpga driver loads a library with dlopen() and looks these symbols up;
+ * FPGAMR_VSIM_ABI changes whenever a signature does. */
+#ifndef FPGAMR_VSIM_H
+#define FPGAMR_VSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FPGAMR_VSIM_ABI 1
+
+typedef struct fpgamr_vsim fpgamr_vsim;
+
+/* ABI version of the library (FPGAMR_VSIM_ABI) and its pipeline count. */
+unsigned fpgamr_vsim_abi(void);
+unsigned fpgamr_vsim_pipelines(void);
+
+/* opts: comma-separated key=value, all optional:
+ *   stall=P   withhold each AXI ready/valid in P% of the cycles (default 0)
+ *   seed=S    seed of the stall pattern
+ * Starts the clock thread. NULL on error, with a message in err. */
+fpgamr_vsim *fpgamr_vsim_create(const char *opts, char *err, size_t errlen);
+void fpgamr_vsim_destroy(fpgamr_vsim *v);
+
+/* AXI4-Lite register access (byte offset in the 4 KiB window). */
+uint32_t fpgamr_vsim_reg_read(fpgamr_vsim *v, uint32_t off);
+void fpgamr_vsim_reg_write(fpgamr_vsim *v, uint32_t off, uint32_t val);
+
+/* Make host memory [host, host+size) visible to the DMA masters; returns 0
+ * and its bus address (page aligned, unmapped guard pages between regions,
+ * so overruns answer DECERR). resp != 0 makes the region answer with that
+ * AXI response (2 = SLVERR) for error-path tests. */
+int fpgamr_vsim_map(fpgamr_vsim *v, void *host, uint64_t size, uint64_t *bus_addr);
+void fpgamr_vsim_unmap(fpgamr_vsim *v, uint64_t bus_addr);
+void fpgamr_vsim_set_region_resp(fpgamr_vsim *v, uint64_t bus_addr, int resp);
+
+/* Wait until the interrupt line is high: 1, or 0 after timeout_ms. */
+int fpgamr_vsim_wait_irq(fpgamr_vsim *v, int timeout_ms);
+
+/* Clock cycles simulated so far, and nanoseconds the calling threads spent
+ * inside fpgamr_vsim_reg_read/_write (simulator time, lock waits included),
+ * which the driver subtracts from its host-time figures. */
+uint64_t fpgamr_vsim_cycles(fpgamr_vsim *v);
+uint64_t fpgamr_vsim_api_ns(fpgamr_vsim *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
