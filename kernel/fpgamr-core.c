@@ -110,6 +110,8 @@ static struct fpgamr_dev *fpgamr_dev_alloc(struct device *dev)
 	init_rwsem(&fdev->lock);
 	atomic_long_set(&fdev->buffers, 0);
 	atomic_long_set(&fdev->bytes, 0);
+	spin_lock_init(&fdev->buf_lock);
+	INIT_LIST_HEAD(&fdev->buf_list);
 	fdev->dev = get_device(dev);
 	return fdev;
 }
@@ -197,6 +199,22 @@ static ssize_t test_irq_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(test_irq);
 
+/* test device only: "SRC DST LEN" (bus addresses) runs the fake DMA engine */
+static ssize_t test_dma_copy_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+	u64 src, dst, len;
+	int ret;
+
+	if (sscanf(buf, "%llx %llx %llx", &src, &dst, &len) != 3)
+		return -EINVAL;
+	ret = fpgamr_fake_dma_copy(fdev, src, dst, len);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(test_dma_copy);
+
 static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_design_id.attr,
 	&dev_attr_regmap_version.attr,
@@ -206,6 +224,7 @@ static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_buffers_in_use.attr,
 	&dev_attr_bytes_in_use.attr,
 	&dev_attr_test_irq.attr,
+	&dev_attr_test_dma_copy.attr,
 	NULL
 };
 
@@ -214,7 +233,8 @@ static umode_t fpgamr_attr_visible(struct kobject *kobj,
 {
 	struct fpgamr_dev *fdev = dev_get_drvdata(kobj_to_dev(kobj));
 
-	if (attr == &dev_attr_test_irq.attr && !fdev->fake_regs)
+	if ((attr == &dev_attr_test_irq.attr ||
+	     attr == &dev_attr_test_dma_copy.attr) && !fdev->fake_regs)
 		return 0;
 	return attr->mode;
 }

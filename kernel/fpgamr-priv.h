@@ -7,8 +7,10 @@
 
 #include <linux/atomic.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio_driver.h>
 
@@ -39,6 +41,9 @@
  * @regmap_version: REGMAP_VERSION read at probe
  * @buffers:	buffers whose memory is not yet returned
  * @bytes:	bytes of those buffers
+ * @buf_lock:	protects @buf_list
+ * @buf_list:	live buffers of all files (only the test device's fake DMA
+ *		engine looks them up by bus address)
  * @uio:	UIO half (registers and interrupt)
  * @misc:	DMA half
  * @misc_name:	"fpgamr-dmaK"
@@ -59,6 +64,8 @@ struct fpgamr_dev {
 	u32 regmap_version;
 	atomic_long_t buffers;
 	atomic_long_t bytes;
+	spinlock_t buf_lock;
+	struct list_head buf_list;
 	struct uio_info uio;
 	struct miscdevice misc;
 	char misc_name[32];
@@ -73,5 +80,6 @@ unsigned int fpgamr_sync_align(void);
 
 int fpgamr_dma_register(struct fpgamr_dev *fdev);
 void fpgamr_dma_unregister(struct fpgamr_dev *fdev);
+int fpgamr_fake_dma_copy(struct fpgamr_dev *fdev, u64 src, u64 dst, u64 len);
 
 #endif /* FPGAMR_PRIV_H */
