@@ -265,13 +265,14 @@ module md5acc_top #(
     reg  [1:0] feed_pos;                       // message slot within the current beat
     wire [2:0] k_lanes = job_slot8 ? K8[2:0] : K4[2:0];
     wire [2:0] mpb = job_slot8 ? 3'd2 : 3'd4;  // messages per beat
+    wire [7:0] k_lanes8 = {5'd0, k_lanes};
 
     reg  [CW-1:0] grp_cnt;
     always @* begin
         if (job_op)
             grp_cnt = (remaining < NPIPE) ? remaining[CW-1:0] : NPIPE[CW-1:0];
         else
-            grp_cnt = (remaining < {61'd0, k_lanes}) ? remaining[CW-1:0] : k_lanes[CW-1:0];
+            grp_cnt = (remaining < {61'd0, k_lanes}) ? remaining[CW-1:0] : k_lanes8[CW-1:0];
     end
 
     wire grp_valid = state == S_RUN && !src_done && (job_op || rd_beat_valid);

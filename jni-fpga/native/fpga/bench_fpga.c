@@ -72,6 +72,7 @@ int main(int argc, char **argv)
 
     /* hash: messages DMA'd in, digests DMA'd out and copied to the caller */
     uint8_t *dig = malloc(count * 16);
+    memset(dig, 0, count * 16);  /* a caller reuses its buffer: no first-touch page faults in the figures */
     fpgamr_reset_stats(d);
     rc = fpgamr_hash_range(d, 0, count, width, dig);
     fpgamr_get_stats(d, &st);
@@ -91,6 +92,7 @@ int main(int argc, char **argv)
            1e3 * st.device_seconds / (double)st.batches, 1e3 * host, 1e3 * st.max_batch_host_seconds,
            100.0 * host / ((double)(B + 64) / 50e6));
     if ((double)B / cyc < 0.98) fails++;
+    if (host > budget) printf("hash path: host time above the 10%% budget (memcpy of 4 MiB of digests and 1 MiB of messages per batch)\n");
     printf("host %% = host time per batch / 5.24 ms (2^18 + 64 clocks at 50 MHz); goal <= 10%%\n");
     printf("wall time of the simulation: %.2f s for the hash path\n", st.wall_seconds);
     free(dig);

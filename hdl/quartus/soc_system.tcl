@@ -1,0 +1,94 @@
+# Platform Designer system for the DE10-Nano, built with
+#   qsys-script --script=soc_system.tcl [--cmd="set NPIPE 4"]
+# HPS (Cyclone V hard processor system) with:
+#   - the lightweight HPS-to-FPGA bridge -> md5acc registers at 0xff200000
+#   - FPGA-to-SDRAM port 0, AXI 128 bits -> md5acc DMA master (DDR, not coherent;
+#     the kernel driver syncs caches; an ACP alternative is the F2H bridge at 0x80000000)
+#   - f2h_irq0 bit 0 -> GIC SPI 40 (the overlay's interrupt)
+# One 50 MHz clock domain (FPGA_CLK1_50) for the accelerator and both ports.
+package require -exact qsys 16.1
+if {![info exists NPIPE]} { set NPIPE 4 }
+set_project_property DEVICE_FAMILY {Cyclone V}
+set_project_property DEVICE {5CSEBA6U23I7}
+create_system soc_system
+
+add_instance clk_0 clock_source
+set_instance_parameter_value clk_0 clockFrequency 50000000.0
+set_instance_parameter_value clk_0 resetSynchronousEdges DEASSERT
+
+add_instance hps_0 altera_hps
+# bridges and ports
+set_instance_parameter_value hps_0 F2S_Width 0
+set_instance_parameter_value hps_0 S2F_Width 0
+set_instance_parameter_value hps_0 LWH2F_Enable true
+set_instance_parameter_value hps_0 F2SDRAM_Type {AXI-3}
+set_instance_parameter_value hps_0 F2SDRAM_Width {128}
+set_instance_parameter_value hps_0 F2SINTERRUPT_Enable true
+set_instance_parameter_value hps_0 S2FCLK_USER0CLK_Enable false
+set_instance_parameter_value hps_0 S2FINTERRUPT_UART0_Enable false
+# DE10-Nano DDR3: 1 GB, 32 bits, 400 MHz (Terasic reference settings)
+set_instance_parameter_value hps_0 MEM_CLK_FREQ 400.0
+set_instance_parameter_value hps_0 MEM_VENDOR {Other}
+set_instance_parameter_value hps_0 MEM_DQ_WIDTH 32
+set_instance_parameter_value hps_0 MEM_ROW_ADDR_WIDTH 15
+set_instance_parameter_value hps_0 MEM_COL_ADDR_WIDTH 10
+set_instance_parameter_value hps_0 MEM_BANKADDR_WIDTH 3
+set_instance_parameter_value hps_0 MEM_TCL 7
+set_instance_parameter_value hps_0 MEM_WTCL 7
+set_instance_parameter_value hps_0 MEM_DRV_STR {RZQ/6}
+set_instance_parameter_value hps_0 MEM_RTT_NOM {RZQ/6}
+set_instance_parameter_value hps_0 MEM_TIS 170
+set_instance_parameter_value hps_0 MEM_TIH 120
+set_instance_parameter_value hps_0 MEM_TDS 10
+set_instance_parameter_value hps_0 MEM_TDH 45
+set_instance_parameter_value hps_0 MEM_TDQSQ 100
+set_instance_parameter_value hps_0 MEM_TQH 0.38
+set_instance_parameter_value hps_0 MEM_TDQSCK 255
+set_instance_parameter_value hps_0 MEM_TINIT_US 500
+set_instance_parameter_value hps_0 MEM_TMRD_CK 4
+set_instance_parameter_value hps_0 MEM_TRAS_NS 35.0
+set_instance_parameter_value hps_0 MEM_TRCD_NS 13.75
+set_instance_parameter_value hps_0 MEM_TRP_NS 13.75
+set_instance_parameter_value hps_0 MEM_TREFI_US 7.8
+set_instance_parameter_value hps_0 MEM_TRFC_NS 260.0
+set_instance_parameter_value hps_0 MEM_TWR_NS 15.0
+set_instance_parameter_value hps_0 MEM_TWTR 4
+set_instance_parameter_value hps_0 MEM_TFAW_NS 30.0
+set_instance_parameter_value hps_0 MEM_TRRD_NS 7.5
+set_instance_parameter_value hps_0 MEM_TRTP_NS 7.5
+set_instance_parameter_value hps_0 TIMING_BOARD_MAX_CK_DELAY 0.03
+set_instance_parameter_value hps_0 TIMING_BOARD_MAX_DQS_DELAY 0.02
+
+add_instance md5acc_0 md5acc
+set_instance_parameter_value md5acc_0 NPIPE $NPIPE
+
+# clocks and resets
+add_connection clk_0.clk hps_0.h2f_lw_axi_clock
+add_connection clk_0.clk hps_0.f2h_sdram0_clock
+add_connection clk_0.clk md5acc_0.clock
+add_connection clk_0.clk_reset md5acc_0.reset
+add_connection hps_0.h2f_reset clk_0.clk_in_reset
+
+# registers on the lightweight bridge, offset 0 (CPU address 0xff200000)
+add_connection hps_0.h2f_lw_axi_master md5acc_0.s_axil
+set_connection_parameter_value hps_0.h2f_lw_axi_master/md5acc_0.s_axil baseAddress {0x0000}
+# DMA into SDRAM through F2SDRAM port 0
+add_connection md5acc_0.m_axi hps_0.f2h_sdram0_data
+set_connection_parameter_value md5acc_0.m_axi/hps_0.f2h_sdram0_data baseAddress {0x0000}
+# interrupt: f2h_irq0 bit 0
+add_connection hps_0.f2h_irq0 md5acc_0.irq
+set_connection_parameter_value hps_0.f2h_irq0/md5acc_0.irq irqNumber {0}
+
+# exported interfaces (names used by de10nano_top.v)
+add_interface clk clock sink
+set_interface_property clk EXPORT_OF clk_0.clk_in
+add_interface reset reset sink
+set_interface_property reset EXPORT_OF clk_0.clk_in_reset
+add_interface hps_h2f_reset reset source
+set_interface_property hps_h2f_reset EXPORT_OF hps_0.h2f_reset
+add_interface memory conduit end
+set_interface_property memory EXPORT_OF hps_0.memory
+add_interface md5acc_busy conduit end
+set_interface_property md5acc_busy EXPORT_OF md5acc_0.busy
+
+save_system soc_system.qsys
