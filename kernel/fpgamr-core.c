@@ -578,3 +578,4 @@ module_exit(fpgamr_exit);
 MODULE_DESCRIPTION("fpgamr MD5 accelerator: UIO registers and cacheable DMA buffers");
 MODULE_AUTHOR("fpgamr project");
 MODULE_LICENSE("GPL");
+MODULE_VERSION("1.0.0");

@@ -35,12 +35,16 @@
  *   buffers_in_use   number of DMA buffers not yet returned (all processes)
  *   bytes_in_use     bytes of those buffers
  *
- * and the directory misc/fpgamr-dmaK (like uio/uioN) below it.
+ * and the directory misc/fpgamr-dmaK (like uio/uioN) below it.  The test
+ * device (module parameter test_device=1) adds test_irq and test_dma_copy,
+ * which are for the boot test only and not part of this contract.
  *
  * Discovery: for every /sys/class/uio/uioN whose "name" file reads
  * FPGAMR_UIO_NAME, read /sys/class/uio/uioN/device/dma_dev and open
  * /dev/<that name>.  FPGAMR_IOC_INFO on it returns uio_index == N, which
- * confirms the pair.
+ * confirms the pair.  (The attributes appear when probing has finished, just
+ * after uioN; the directory misc/fpgamr-dmaK exists before uioN does, so a
+ * hot-plug handler that races the probe can list that directory instead.)
  *
  * 2. Registers and interrupt (the UIO device)
  *
@@ -58,9 +62,10 @@
  * Buffers belong to the open file description that allocated them: handles
  * and mmap offsets of one open file mean nothing to another.  A buffer is
  * physically contiguous (CMA where the kernel has it), page aligned, a whole
- * number of pages, zero-filled when allocated and addressable by the
- * accelerator at bus_addr.  It is mapped cacheable; user space makes CPU and
- * device views agree with the sync ioctls:
+ * number of pages, zero-filled when allocated (the zeroes are in memory, not
+ * only in the CPU caches) and addressable by the accelerator at bus_addr.
+ * It is mapped cacheable; user space makes CPU and device views agree with
+ * the sync ioctls:
  *
  *   CPU writes, then device reads:   SYNC_FOR_DEVICE (TO_DEVICE) before START
  *   device writes, then CPU reads:   SYNC_FOR_DEVICE (FROM_DEVICE) before START,
@@ -71,36 +76,45 @@
  * way and return 0 without cache maintenance; FPGAMR_INFO_COHERENT and
  * FPGAMR_BUF_COHERENT say so.
  *
- * mmap(NULL, length, prot, MAP_SHARED, fd, mmap_offset) maps a buffer; the
- * offset is the opaque cookie from FPGAMR_IOC_ALLOC (do not compute it),
- * length may be less than the buffer's size.  32-bit programs use a 64-bit
- * off_t (-D_FILE_OFFSET_BITS=64) or mmap64().
+ * mmap(NULL, length, prot, MAP_SHARED, fd, mmap_offset) maps a buffer from
+ * its first byte; the offset is the opaque cookie from FPGAMR_IOC_ALLOC (do
+ * not compute it; it is small, so a 32-bit off_t holds it), and length may be
+ * less than the buffer's size.  A buffer may be mapped several times, and
+ * mappings are inherited across fork().  The mapping is a PFN map: it works
+ * for loads, stores and read()/write() into it, not for O_DIRECT I/O.
  *
  * FPGAMR_IOC_FREE drops the handle at once; the memory goes back when the
  * last mapping of it is gone too.  Closing the file (or the death of the
  * process) frees every buffer it still holds.  buffers_in_use and
- * bytes_in_use count a buffer until its memory is returned.
+ * bytes_in_use count a buffer until its memory is returned.  While any file
+ * or mapping of the DMA device exists the module cannot be unloaded, and
+ * the driver cannot be unbound through sysfs.
  *
  * 4. Errors (errno of the failing call)
  *
- *   any ioctl     ENOTTY  unknown request
- *                 EFAULT  argument pointer not readable/writable
- *                 ENODEV  the accelerator was removed; only FREE and close
+ * Checks run in the order listed: when several apply, the first one wins.
+ *
+ *   any ioctl     ENODEV  the accelerator was removed; only FREE and close
  *                         still work
+ *                 ENOTTY  unknown request
+ *                 EFAULT  argument pointer not readable/writable
  *   ALLOC         EINVAL  size == 0, or flags != 0
  *                 E2BIG   size > max_buf_bytes (FPGAMR_IOC_INFO)
  *                 ENOMEM  no contiguous memory of that size now
  *                 ENOSPC  the file already holds FPGAMR_MAX_BUFFERS buffers
- *   FREE          ENOENT  no buffer with that handle in this file
- *                 EINVAL  reserved != 0
- *   SYNC_FOR_*    ENOENT  no buffer with that handle in this file
- *                 EINVAL  direction unknown; length == 0; offset or length
+ *   FREE          EINVAL  reserved != 0
+ *                 ENOENT  no buffer with that handle in this file (also
+ *                         handle 0, and a handle already freed)
+ *   SYNC_FOR_*    EINVAL  direction unknown; length == 0; offset or length
  *                         not a multiple of sync_align (FPGAMR_IOC_INFO)
+ *                 ENOENT  no buffer with that handle in this file
  *                 ERANGE  the range [offset, offset + length) does not lie
  *                         inside the buffer (it overlaps its end or wraps)
- *   mmap          EINVAL  not MAP_SHARED, or length > the buffer's size
+ *   mmap          ENODEV  the accelerator was removed
+ *                 EINVAL  not MAP_SHARED
  *                 ENXIO   offset is not the mmap_offset of a buffer of
  *                         this file
+ *                 EINVAL  length > the buffer's size
  */
 #ifndef _UAPI_LINUX_FPGAMR_H
 #define _UAPI_LINUX_FPGAMR_H
