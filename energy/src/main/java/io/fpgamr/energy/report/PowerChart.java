@@ -98,7 +98,7 @@ public final class PowerChart {
     private static String label(JobEnergy e, String node) {
         for (NodeEnergy n : e.nodes()) {
             if (n.node().equals(node)) {
-                return node + " " + n.source() + (n.measured() ? "" : " (declared)") + " [W]";
+                return node + (n.measured() ? " " + n.source() : " declared, not measured") + " [W]";
             }
         }
         return node + " [W]";

@@ -1,0 +1,113 @@
+package io.fpgamr.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fpgamr.energy.NodeType;
+import io.fpgamr.energy.ProgressSpool;
+import io.fpgamr.energy.dashboard.DashboardQueries;
+import io.fpgamr.energy.dashboard.PromClient;
+import io.fpgamr.energy.exporter.NodeExporter;
+import io.fpgamr.energy.prom.PrometheusServer;
+import io.fpgamr.energy.source.Discovery;
+import io.fpgamr.energy.source.SourceConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The energy dashboard while the real MD5 job runs: the node exporter samples this machine, a
+ * real Prometheus (Debian's, loopback, 1 s scrapes, energy/prometheus/rules.yml) scrapes it, the
+ * job (bin/fpgamr search on the local runner) hands its progress to the exporter through the spool
+ * ($FPGAMR_ENERGY_SPOOL), and every PromQL expression of energy/grafana/fpgamr-energy.json must be
+ * valid and return data before the job ends. A build machine has no power meter, so both the
+ * exporter and the job use a declared wattage ($FPGAMR_ENERGY_OPTS), labelled declared throughout.
+ */
+class EnergyDashboardJobTest {
+    private static final int BITS = 27;
+    private static final double WATTS = 42.0;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void everyDashboardQueryReturnsDataWhileTheJobRuns() throws Exception {
+        String missing = PrometheusServer.missing();
+        if (missing != null) {
+            fail(missing);
+        }
+        Path spool = tmp.resolve("spool");
+        Files.createDirectories(spool);
+        String node = NodeType.hostName();
+        SourceConfig sources = SourceConfig.defaults().withOnly(Set.of("declared")).withDeclaredWatts(WATTS);
+        NodeExporter.Options o = NodeExporter.Options.defaults(node, "x86").withListen("127.0.0.1", 0).withPeriodMs(500).withSpool(spool);
+        Path rules = Fpgamr.ROOT.resolve("energy/prometheus/rules.yml");
+        Path summary = tmp.resolve("summary.json");
+        List<String> cmd = List.of(Fpgamr.ROOT.resolve("bin/fpgamr").toString(), "search", "096822475dd517c1089f4b58c7f346ef",
+            "--bits", Integer.toString(BITS), "--accel", "java", "--cluster", "local", "--output", tmp.resolve("out").toString(),
+            "--summary-json", summary.toString());
+        try (NodeExporter exporter = NodeExporter.start(o, Discovery.discover(sources));
+             PrometheusServer prom = PrometheusServer.start(tmp.resolve("prom"), List.of("127.0.0.1:" + exporter.port()), List.of(rules), 300)) {
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile())
+                .redirectOutput(tmp.resolve("job.out").toFile()).redirectError(tmp.resolve("job.err").toFile());
+            pb.environment().remove("HADOOP_CONF_DIR");
+            pb.environment().put("FPGAMR_LOG", tmp.resolve("fpgamr.log").toString());
+            pb.environment().put(ProgressSpool.ENV, spool.toString());
+            pb.environment().put("FPGAMR_ENERGY_OPTS", "--sources declared --declare-watts " + WATTS + " --node " + node + " --node-type x86");
+            Process job = pb.start();
+            PromClient client = prom.client();
+            List<DashboardQueries.Query> queries = DashboardQueries.bundled();
+            Map<String, PromClient.Result> last = new LinkedHashMap<>();
+            boolean progressSeen = false;
+            boolean allData = false;
+            try {
+                while (job.isAlive() && !allData) {
+                    progressSeen |= !new ProgressSpool(spool).readAll().isEmpty();
+                    last.clear();
+                    for (DashboardQueries.Query q : queries) {
+                        last.put("[" + q.panel() + "] " + q.expr(), client.query(q.expr()));
+                    }
+                    allData = last.values().stream().allMatch(r -> r.ok() && !r.empty());
+                    Thread.sleep(500);
+                }
+            } finally {
+                if (!job.waitFor(10, TimeUnit.MINUTES)) {
+                    job.destroyForcibly();
+                }
+            }
+            String err = Files.readString(tmp.resolve("job.err"));
+            assertEquals(0, job.exitValue(), err);
+            assertTrue(Files.readString(tmp.resolve("job.out")).contains("096822475dd517c1089f4b58c7f346ef:$HEX[00000123]"));
+            progressSeen |= !new ProgressSpool(spool).readAll().isEmpty();
+            Assumptions.assumeTrue(progressSeen, "the job wrote no progress into $FPGAMR_ENERGY_SPOOL: mr-md5's launcher does not call "
+                + "EnergyMonitor yet (see energy/README.md, 'The job launcher')");
+
+            List<String> bad = new ArrayList<>();
+            last.forEach((q, r) -> {
+                if (!r.ok() || r.empty()) {
+                    bad.add((r.ok() ? "no data: " : "invalid (" + r.error() + "): ") + q);
+                }
+            });
+            assertTrue(allData && bad.isEmpty(), "while the job ran:\n" + String.join("\n", bad) + "\nprometheus:\n" + prom.log());
+
+            JsonNode energy = new ObjectMapper().readTree(summary.toFile()).get("energy");
+            assertTrue(energy != null, "the summary has its energy object");
+            assertEquals("declared", energy.get("status").asText());
+            assertEquals(1L << BITS, energy.get("values_hashed").asLong());
+            double joules = energy.get("energy_j").asDouble();
+            assertEquals(WATTS * energy.get("seconds").asDouble(), joules, 1e-6);
+            assertEquals((1L << BITS) / joules, energy.get("tpw").asDouble(), 1e-6);
+        }
+    }
+}
