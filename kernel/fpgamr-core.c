@@ -20,6 +20,7 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
 #include <linux/platform_device.h>
@@ -59,7 +60,32 @@ module_param_named(dma_bits, fpgamr_dma_bits, uint, 0444);
 MODULE_PARM_DESC(dma_bits, "width of the accelerator's bus addresses (default: 32)");
 
 static DEFINE_IDA(fpgamr_ida);
+static DEFINE_MUTEX(fpgamr_test_lock);
 static struct platform_device *fpgamr_test_pdev;
+
+/* test only: writing 1 removes the fake device, as an overlay removal would */
+static int fpgamr_test_unplug_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	bool unplug;
+	int ret;
+
+	ret = kstrtobool(val, &unplug);
+	if (ret || !unplug)
+		return ret;
+	mutex_lock(&fpgamr_test_lock);
+	if (fpgamr_test_pdev)
+		platform_device_unregister(fpgamr_test_pdev);
+	fpgamr_test_pdev = NULL;
+	mutex_unlock(&fpgamr_test_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops fpgamr_test_unplug_ops = {
+	.set = fpgamr_test_unplug_set,
+};
+module_param_cb(test_unplug, &fpgamr_test_unplug_ops, NULL, 0200);
+MODULE_PARM_DESC(test_unplug, "write 1 to remove the fake accelerator");
 
 unsigned int fpgamr_sync_align(void)
 {
@@ -569,8 +595,11 @@ module_init(fpgamr_init);
 
 static void __exit fpgamr_exit(void)
 {
+	mutex_lock(&fpgamr_test_lock);
 	if (fpgamr_test_pdev)
 		platform_device_unregister(fpgamr_test_pdev);
+	fpgamr_test_pdev = NULL;
+	mutex_unlock(&fpgamr_test_lock);
 	platform_driver_unregister(&fpgamr_driver);
 }
 module_exit(fpgamr_exit);

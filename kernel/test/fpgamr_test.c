@@ -8,6 +8,7 @@
  *                          ioctl, mmap, sync, every refusal with its errno,
  *                          lifetime across FREE/close/fork/kill
  *   fpgamr_test coherent   the test device loaded with coherent=1
+ *   fpgamr_test unplug     the test device is removed while in use
  *   fpgamr_test hold FILE  allocate and map a buffer, touch FILE, sleep
  *
  * Prints "ok"/"not ok" lines and "fpgamr_test MODE: P passed, F failed";
@@ -774,6 +775,54 @@ static void test_coherent_data(int fd)
 
 /* ---- modes ------------------------------------------------------------- */
 
+/* the device goes away (overlay removal) while a process uses it */
+static void mode_unplug(void)
+{
+	struct fpgamr_alloc a, b, c;
+	struct fpgamr_info info;
+	uint32_t count;
+	uint8_t *p;
+	int fd, ufd;
+
+	check(discover() == 1, "exactly one UIO device named %s",
+	      FPGAMR_UIO_NAME);
+	if (failed)
+		return;
+	fd = open_dma();
+	ufd = open(acc.uio_path, O_RDWR | O_CLOEXEC);
+	check(ufd >= 0, "open %s", acc.uio_path);
+	expect_ok(do_alloc(fd, 8 * page, 0, &a), "ALLOC mapped buffer");
+	expect_ok(do_alloc(fd, page, 0, &b), "ALLOC unmapped buffer");
+	p = map(fd, 8 * page, MAP_SHARED, a.mmap_offset);
+	check(p != MAP_FAILED, "mmap 8 pages");
+	if (p == MAP_FAILED)
+		return;
+	fill(p, 8 * page, 9);
+
+	check(!write_file("/sys/module/fpgamr/parameters/test_unplug", "1"),
+	      "remove the device while it is in use");
+	check(discover() == 0, "the UIO device is gone");
+	check(count_dma_nodes() == 0, "the DMA node is gone");
+	expect_err(ioctl(fd, FPGAMR_IOC_INFO, &info), ENODEV, "INFO after removal");
+	expect_err(do_alloc(fd, page, 0, &c), ENODEV, "ALLOC after removal");
+	expect_err(do_sync(fd, FPGAMR_IOC_SYNC_FOR_CPU, a.handle,
+			   FPGAMR_DMA_FROM_DEVICE, 0, 64), ENODEV,
+		   "SYNC after removal");
+	expect_err(map_err(fd, page, MAP_SHARED, b.mmap_offset), ENODEV,
+		   "mmap after removal");
+	expect_err(read(ufd, &count, sizeof(count)), EIO,
+		   "UIO read after removal");
+	check(first_mismatch(p, 8 * page, 9) == (size_t)(8 * page),
+	      "the existing mapping keeps its data");
+	memset(p, 0x11, 8 * page);
+	expect_ok(do_free(fd, b.handle, 0), "FREE after removal");
+	expect_ok(do_free(fd, a.handle, 0), "FREE the mapped one");
+	check(p[8 * page - 1] == 0x11, "mapping still usable after FREE");
+	check(munmap(p, 8 * page) == 0, "munmap after removal");
+	close(ufd);
+	check(close(fd) == 0, "close after removal");
+}
+
 static void mode_none(void)
 {
 	check(discover() == 0, "no UIO device named %s", FPGAMR_UIO_NAME);
@@ -858,6 +907,8 @@ int main(int argc, char **argv)
 		mode_none();
 	else if (!strcmp(mode, "coherent"))
 		mode_coherent();
+	else if (!strcmp(mode, "unplug"))
+		mode_unplug();
 	else
 		mode_main();
 

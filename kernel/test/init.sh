@@ -64,6 +64,13 @@ expect "rmmod fpgamr" rmmod fpgamr
 expect "insmod test device coherent=1" insmod /fpgamr.ko test_device=1 coherent=1
 run_test coherent
 expect "rmmod fpgamr" rmmod fpgamr
+
+# the device disappears while a process holds buffers
+expect "insmod test device" insmod /fpgamr.ko test_device=1
+run_test unplug
+expect "removal with buffers in use is logged" \
+	sh -c 'dmesg | grep -q "removed with 2 buffers still mapped or open"'
+expect "rmmod fpgamr after the unplug" rmmod fpgamr
 expect "rmmod uio" rmmod uio
 
 expect "no BUG, WARNING or Oops in the kernel log" \
