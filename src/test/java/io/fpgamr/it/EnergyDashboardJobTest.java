@@ -85,6 +85,7 @@ class EnergyDashboardJobTest {
                 if (!job.waitFor(10, TimeUnit.MINUTES)) {
                     job.destroyForcibly();
                 }
+                exporter.close(); // before Prometheus stops, so that no scrape is cut off
             }
             String err = Files.readString(tmp.resolve("job.err"));
             assertEquals(0, job.exitValue(), err);

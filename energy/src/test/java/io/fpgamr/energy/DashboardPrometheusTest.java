@@ -112,6 +112,7 @@ class DashboardPrometheusTest {
             assertNotNull(e.tpw());
             assertEquals(42.0, e.meanW(), 1e-9);
             assertEquals(JobProgress.SUCCEEDED, new ProgressSpool(spool).readAll().get(0).state());
+            exporter.close(); // before Prometheus stops, so that no scrape is cut off
         }
     }
 

@@ -93,7 +93,8 @@ public final class NodeExporter implements AutoCloseable {
     private double nodeWatts = Double.NaN;
     private double nodeJoules;
     private long lastCleanMs;
-    private HTTPServer server;
+    private volatile HTTPServer server;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private NodeExporter(Options options, Discovery.Result sources) {
         this.options = options;
@@ -369,8 +370,12 @@ public final class NodeExporter implements AutoCloseable {
         }
     }
 
+    /** Stops serving and sampling; calling it again does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (server != null) {
             server.close();
         }
