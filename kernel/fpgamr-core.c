@@ -380,7 +380,8 @@ static int fpgamr_check_id(struct fpgamr_dev *fdev)
 		return -ENODEV;
 	}
 	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR) {
-		dev_err(fdev->dev, "register map version 0x%08x, need major %u\n",
+		dev_err(fdev->dev,
+			"register map version 0x%08x, need major %u\n",
 			fdev->regmap_version, FPGAMR_REGMAP_MAJOR);
 		return -ENODEV;
 	}
@@ -431,7 +432,7 @@ static int fpgamr_register(struct fpgamr_dev *fdev)
 		if (ret)
 			fpgamr_dma_unregister(fdev);
 	}
-	fdev->gone = ret != 0;
+	WRITE_ONCE(fdev->gone, ret != 0);
 	up_write(&fdev->lock);
 	return ret;
 }
@@ -439,7 +440,7 @@ static int fpgamr_register(struct fpgamr_dev *fdev)
 static void fpgamr_unregister(struct fpgamr_dev *fdev)
 {
 	down_write(&fdev->lock);
-	fdev->gone = true;
+	WRITE_ONCE(fdev->gone, true);
 	up_write(&fdev->lock);
 	uio_unregister_device(&fdev->uio);
 	fpgamr_dma_unregister(fdev);
@@ -482,8 +483,9 @@ static int fpgamr_probe(struct platform_device *pdev)
 		goto err_unregister;
 
 	dev_info(&pdev->dev, "design 0x%08x v0x%08x: uio%d, %s, %s DMA\n",
-		 fdev->design_id, fdev->regmap_version, fdev->uio.uio_dev->minor,
-		 fdev->misc_name, fdev->coherent ? "coherent" : "streaming");
+		 fdev->design_id, fdev->regmap_version,
+		 fdev->uio.uio_dev->minor, fdev->misc_name,
+		 fdev->coherent ? "coherent" : "streaming");
 	return 0;
 
 err_unregister:
@@ -501,7 +503,8 @@ static void fpgamr_remove_dev(struct platform_device *pdev)
 	sysfs_remove_group(&pdev->dev.kobj, &fpgamr_attr_group);
 	fpgamr_unregister(fdev);
 	if (atomic_long_read(&fdev->buffers))
-		dev_warn(&pdev->dev, "removed with %ld buffers still mapped or open\n",
+		dev_warn(&pdev->dev,
+			 "removed with %ld buffers still mapped or open\n",
 			 atomic_long_read(&fdev->buffers));
 	fpgamr_dev_put(fdev);
 }

@@ -79,8 +79,10 @@ static void fpgamr_buf_clear(struct fpgamr_buf *buf)
 {
 	unsigned long i;
 
-	for (i = 0; i < buf->size >> PAGE_SHIFT; i++)
+	for (i = 0; i < buf->size >> PAGE_SHIFT; i++) {
 		clear_highpage(buf->page + i);
+		cond_resched();
+	}
 	if (!buf->fdev->coherent)
 		dma_sync_single_for_device(buf->fdev->dev, buf->dma, buf->size,
 					   DMA_BIDIRECTIONAL);
@@ -415,16 +417,18 @@ static int fpgamr_mmap_buf(struct fpgamr_file *file,
 	return 0;
 }
 
+/*
+ * No fdev->lock here: mmap runs under mmap_lock, and the ioctls fault on
+ * mmap_lock while holding fdev->lock.  Mapping a live buffer does not touch
+ * the device, so a racing removal is harmless.
+ */
 static int fpgamr_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct fpgamr_file *file = filp->private_data;
-	struct fpgamr_dev *fdev = file->fdev;
-	int ret;
 
-	down_read(&fdev->lock);
-	ret = fdev->gone ? -ENODEV : fpgamr_mmap_buf(file, vma);
-	up_read(&fdev->lock);
-	return ret;
+	if (READ_ONCE(file->fdev->gone))
+		return -ENODEV;
+	return fpgamr_mmap_buf(file, vma);
 }
 
 static int fpgamr_open(struct inode *inode, struct file *filp)

@@ -30,7 +30,8 @@
  * @dev:	the platform device (a reference is held while @ref lives)
  * @regs:	register window (hardware)
  * @fake_regs:	register page of the test device (no hardware)
- * @lock:	read side held by every DMA operation, write side by removal
+ * @lock:	read side held by the DMA ioctls, write side by probe and
+ *		removal; never taken under mmap_lock
  * @gone:	set under @lock (write) when the platform device goes away
  * @coherent:	the sync ioctls need no cache maintenance
  * @has_rmem:	a reserved-memory (CMA) region was attached to @dev
@@ -57,7 +58,6 @@ struct fpgamr_dev {
 	bool gone;
 	bool coherent;
 	bool has_rmem;
-	bool uio_registered;
 	int id;
 	unsigned long irq_masked;
 	u32 design_id;

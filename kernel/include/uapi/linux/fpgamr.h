@@ -67,9 +67,9 @@
  * It is mapped cacheable; user space makes CPU and device views agree with
  * the sync ioctls:
  *
- *   CPU writes, then device reads:   SYNC_FOR_DEVICE (TO_DEVICE) before START
- *   device writes, then CPU reads:   SYNC_FOR_DEVICE (FROM_DEVICE) before START,
- *                                    SYNC_FOR_CPU (FROM_DEVICE) after DONE
+ *   CPU writes, device reads:  SYNC_FOR_DEVICE (TO_DEVICE) before START
+ *   device writes, CPU reads:  SYNC_FOR_DEVICE (FROM_DEVICE) before START,
+ *                              SYNC_FOR_CPU (FROM_DEVICE) after DONE
  *
  * In coherent mode (device tree "dma-coherent", e.g. an ACP port, or the
  * module parameter coherent=1) the sync ioctls check their arguments the same
@@ -181,10 +181,12 @@ struct fpgamr_sync {
 	__u64 length;
 };
 
-#define FPGAMR_IOC_MAGIC	0xE8	/* out of tree, not in ioctl-number.rst */
+/* out of tree: not registered in ioctl-number.rst */
+#define FPGAMR_IOC_MAGIC	0xE8
 
 #define FPGAMR_IOC_INFO		_IOR(FPGAMR_IOC_MAGIC, 0x00, struct fpgamr_info)
-#define FPGAMR_IOC_ALLOC	_IOWR(FPGAMR_IOC_MAGIC, 0x01, struct fpgamr_alloc)
+#define FPGAMR_IOC_ALLOC \
+	_IOWR(FPGAMR_IOC_MAGIC, 0x01, struct fpgamr_alloc)
 #define FPGAMR_IOC_FREE		_IOW(FPGAMR_IOC_MAGIC, 0x02, struct fpgamr_free)
 #define FPGAMR_IOC_SYNC_FOR_DEVICE \
 	_IOW(FPGAMR_IOC_MAGIC, 0x03, struct fpgamr_sync)
