@@ -54,6 +54,9 @@ public final class EnergyMonitor implements AutoCloseable {
 
     /** Finds this machine's sources and starts sampling them (unless exporters are configured). */
     public static EnergyMonitor start(EnergyConfig config) {
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true"); // the report's pictures need no display
+        }
         if (!config.singleMachine()) {
             return new EnergyMonitor(config, new Discovery.Result(List.of(), List.of()), null);
         }
