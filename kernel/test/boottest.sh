@@ -62,7 +62,7 @@ boot() {
 	*) set -- -accel tcg ;;
 	esac
 	timeout --foreground "$TIMEOUT" qemu-system-x86_64 "$@" \
-		-m 512M -smp 1 -nographic -no-reboot -monitor none \
+		-m 512M -smp 1 -nographic -no-reboot -monitor none -nic none \
 		-kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=ttyS0 quiet panic=-1 oops=panic cma=64M" \
 		</dev/null >"$LOG" 2>&1
