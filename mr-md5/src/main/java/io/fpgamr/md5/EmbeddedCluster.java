@@ -38,6 +38,10 @@ final class EmbeddedCluster implements AutoCloseable {
     static EmbeddedCluster start(Configuration base, String jvmOpts) throws IOException {
         Path work = Files.createTempDirectory("fpgamr-embedded-");
         int slots = Math.max(1, Runtime.getRuntime().availableProcessors());
+        // The mini clusters put their NodeManager and log dirs under test.build.data (default:
+        // target/test/data in the current directory); keep them in the work dir instead.
+        System.setProperty("test.build.data", work.resolve("yarn").toString());
+        System.setProperty("hadoop.log.dir", work.resolve("logs").toString());
         Configuration conf = new Configuration(base);
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("dfs").toString());
         conf.set("hadoop.tmp.dir", work.resolve("tmp").toString());

@@ -333,12 +333,9 @@ public class Md5Tool extends Configured implements Tool {
             thread = new Thread(() -> {
                 String last = "";
                 long lastPrint = 0;
-                try {
-                    while (!Thread.currentThread().isInterrupted()) {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
                         Thread.sleep(1000);
-                        if (job.getJobState() == null) {
-                            continue;
-                        }
                         String now = String.format("map %3.0f%% reduce %3.0f%%", 100 * job.mapProgress(), 100 * job.reduceProgress());
                         long t = System.currentTimeMillis();
                         if (tty) {
@@ -348,11 +345,11 @@ public class Md5Tool extends Configured implements Tool {
                             lastPrint = t;
                         }
                         last = now;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (Exception e) {
+                        // Not submitted yet, or a status call failed: progress is informational.
                     }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (Exception e) {
-                    // Progress is informational; the job's outcome is reported by the caller.
                 }
                 if (tty) {
                     err.println();
