@@ -39,10 +39,18 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
             context.getCounter(Md5Counters.JAVA_FALLBACK_MAPS).increment(1);
         }
         LOG.info("MD5 engine {} with {} thread(s)", engine.name(), threads);
+        LocalTasks.MAPS.incrementAndGet();
+        if (engine.kind().equals("fpga")) {
+            LocalTasks.FPGA_MAPS.incrementAndGet();
+        }
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
+        LocalTasks.MAPS.decrementAndGet();
+        if (engine.kind().equals("fpga")) {
+            LocalTasks.FPGA_MAPS.decrementAndGet();
+        }
         engine.close();
         String task = context.getTaskAttemptID().getTaskID().toString();
         new TaskSpan("map", task, TaskSpan.nodeName(), engine.kind(), TaskSpan.taskStart(startMs), startMs,

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.energy.EnergyConfig;
+import io.fpgamr.energy.EnergyMonitor;
+import io.fpgamr.energy.JobEnergy;
+import io.fpgamr.energy.JobProgress;
+import io.fpgamr.energy.JobRecord;
 import io.fpgamr.md5.JobOptions.ClusterKind;
 import io.fpgamr.md5.JobOptions.Mode;
 import java.io.BufferedReader;
@@ -31,6 +36,9 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskReport;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapred.TIPStatus;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
@@ -229,44 +237,134 @@ public class Md5Tool extends Configured implements Tool {
         FileOutputFormat.setOutputPath(job, outDir);
         FileSystem fs = outDir.getFileSystem(conf);
 
-        long submitMs = System.currentTimeMillis();
-        boolean ok;
-        try (Progress progress = new Progress(job, err)) {
-            job.submit();
-            err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.name().toLowerCase() + " over 2^" + o.bits()
-                + " values, " + o.targets().size() + " target(s), engine " + o.engineSpec());
-            ok = job.waitForCompletion(false);
+        EnergyConfig energyConfig;
+        try {
+            energyConfig = EnergyConfig.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("$" + EnergyConfig.OPTS_ENV + ": " + e.getMessage());
         }
-        long doneMs = System.currentTimeMillis();
-        if (!ok) {
-            String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
-            fs.delete(outDir, true);
-            err.println("fpgamr: job " + job.getJobID() + " failed: " + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
-            return 1;
-        }
-        List<TaskSpan> spans = TaskSpan.readAll(fs, outDir);
-        List<String> found = readResults(fs, outDir);
-        if (copyTo != null) {
-            Files.createDirectories(copyTo.getParent());
-            fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
-        }
-        long hashed = job.getCounters().findCounter(Md5Counters.VALUES_HASHED).getValue();
-        long fallback = job.getCounters().findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
-        StageTimes stages = StageTimes.of(spans, submitMs, doneMs);
-        Map<String, Object> summary = summary(o, domain, hashed, stages, spans, copyTo != null ? copyTo.toString() : outDir.toString());
+        try (EnergyMonitor monitor = EnergyMonitor.start(energyConfig)) {
+            err.println("fpgamr: " + monitor.describe());
+            long submitMs = System.currentTimeMillis();
+            boolean ok;
+            try (Progress progress = new Progress(job, err, () -> monitor.progress(progressOf(job, o, slots, submitMs, monitor)))) {
+                job.submit();
+                err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.name().toLowerCase() + " over 2^" + o.bits()
+                    + " values, " + o.targets().size() + " target(s), engine " + o.engineSpec());
+                ok = job.waitForCompletion(false);
+            }
+            long doneMs = System.currentTimeMillis();
+            if (!ok) {
+                monitor.failed(job.getJobID().toString());
+                String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
+                fs.delete(outDir, true);
+                err.println("fpgamr: job " + job.getJobID() + " failed: "
+                    + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
+                return 1;
+            }
+            List<TaskSpan> spans = TaskSpan.readAll(fs, outDir);
+            List<String> found = readResults(fs, outDir);
+            if (copyTo != null) {
+                Files.createDirectories(copyTo.getParent());
+                fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
+            }
+            long hashed = job.getCounters().findCounter(Md5Counters.VALUES_HASHED).getValue();
+            long fallback = job.getCounters().findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
+            StageTimes stages = StageTimes.of(spans, submitMs, doneMs);
+            Map<String, Object> summary = summary(o, domain, hashed, stages, spans, copyTo != null ? copyTo.toString() : outDir.toString());
+            java.nio.file.Path energyDir = energyDir(o, outDir, copyTo, job);
+            JobEnergy energy = monitor.finish(new JobRecord(job.getJobID().toString(), submitMs, doneMs, hashed, energySpans(spans)), energyDir);
+            summary.put("energy", energy.toMap());
 
-        for (String line : found) {
-            out.println(line);
-        }
-        out.flush();
-        if (found.isEmpty()) {
-            err.println("fpgamr: no preimage found for " + o.targets().size() + " target(s) among 2^" + o.bits() + " values");
-        }
-        printSummary(summary, fallback);
-        if (o.summaryJson() != null) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new java.io.File(o.summaryJson()), summary);
+            for (String line : found) {
+                out.println(line);
+            }
+            out.flush();
+            if (found.isEmpty()) {
+                err.println("fpgamr: no preimage found for " + o.targets().size() + " target(s) among 2^" + o.bits() + " values");
+            }
+            printSummary(summary, fallback);
+            err.println("  energy: " + energyLine(energy) + "; report in " + energyDir);
+            if (o.summaryJson() != null) {
+                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new java.io.File(o.summaryJson()), summary);
+            }
         }
         return 0;
+    }
+
+    /** Where the energy report goes: beside a local output, else in the current directory. */
+    private static java.nio.file.Path energyDir(JobOptions o, Path outDir, java.nio.file.Path copyTo, Job job) {
+        if (copyTo != null) {
+            return copyTo.resolve("_energy");
+        }
+        if ("file".equals(outDir.toUri().getScheme())) {
+            return java.nio.file.Path.of(outDir.toUri()).resolve("_energy");
+        }
+        return java.nio.file.Path.of("fpgamr-energy", job.getJobID().toString()).toAbsolutePath();
+    }
+
+    private static String energyLine(JobEnergy e) {
+        if (e.energyJ() == null) {
+            String why = e.unavailable();
+            return e.status() + (why != null && !why.equals(e.status()) ? " (" + why + ")" : "");
+        }
+        return String.format("%.1f J (%s), mean %.1f W, TpW %.4g values/J", e.energyJ(), e.status(), e.meanW(), e.tpw());
+    }
+
+    /** The tasks' spans as the energy module joins them with power: maps, and reduces split at their shuffle's end. */
+    private static List<io.fpgamr.energy.TaskSpan> energySpans(List<TaskSpan> spans) {
+        List<io.fpgamr.energy.TaskSpan> out = new ArrayList<>();
+        for (TaskSpan s : spans) {
+            if (s.kind().equals("map")) {
+                out.add(io.fpgamr.energy.TaskSpan.ofMap(s.node(), s.startMs(), s.endMs()));
+            } else {
+                out.addAll(io.fpgamr.energy.TaskSpan.ofReduce(s.node(), Math.min(s.startMs(), s.readyMs()), s.readyMs(), s.endMs()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The job's progress for the live dashboards. On YARN from the task reports (a reduce is
+     * shuffling during the first third of its progress, as Hadoop counts it); on the local runner,
+     * which reports no tasks, from the tasks running in this JVM.
+     */
+    private JobProgress progressOf(Job job, JobOptions o, int slots, long submitMs, EnergyMonitor monitor) {
+        long hashed = -1;
+        int maps = -1;
+        int shuffles = -1;
+        int reduces = -1;
+        int containers = -1;
+        int fpga = -1;
+        try {
+            hashed = job.getCounters().findCounter(Md5Counters.VALUES_HASHED).getValue();
+            if (o.cluster() == ClusterKind.LOCAL) {
+                maps = LocalTasks.MAPS.get();
+                fpga = LocalTasks.FPGA_MAPS.get();
+                reduces = LocalTasks.REDUCES.get();
+                shuffles = mode == Mode.BENCH && job.mapProgress() >= 1f && job.reduceProgress() < 1f / 3 ? o.reducers() : 0;
+                containers = 0;
+            } else {
+                maps = running(job.getTaskReports(TaskType.MAP), 0f, 1f);
+                shuffles = running(job.getTaskReports(TaskType.REDUCE), 0f, 1f / 3);
+                reduces = running(job.getTaskReports(TaskType.REDUCE), 1f / 3, 1f);
+                containers = maps + shuffles + reduces + 1;
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            // Unknown figures stay -1; the dashboards show a gap.
+        }
+        return JobProgress.launcher(String.valueOf(job.getJobID()), monitor.config().node(), hashed, o.domain().size(), submitMs,
+            maps, shuffles, reduces, containers, fpga);
+    }
+
+    private static int running(TaskReport[] reports, float fromProgress, float toProgress) {
+        int n = 0;
+        for (TaskReport r : reports) {
+            if (r.getCurrentStatus() == TIPStatus.RUNNING && r.getProgress() >= fromProgress && r.getProgress() < toProgress) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static List<String> readResults(FileSystem fs, Path outDir) throws IOException {
@@ -324,11 +422,11 @@ public class Md5Tool extends Configured implements Tool {
         err.println("  output in " + s.get("output"));
     }
 
-    /** Prints map and reduce progress on stderr while the job runs. */
+    /** Prints map and reduce progress on stderr while the job runs, and calls a hook every second. */
     private static final class Progress implements AutoCloseable {
         private final Thread thread;
 
-        Progress(Job job, PrintStream err) {
+        Progress(Job job, PrintStream err, Runnable everySecond) {
             boolean tty = System.console() != null;
             thread = new Thread(() -> {
                 String last = "";
@@ -336,6 +434,7 @@ public class Md5Tool extends Configured implements Tool {
                 while (!Thread.currentThread().isInterrupted()) {
                     try {
                         Thread.sleep(1000);
+                        everySecond.run();
                         String now = String.format("map %3.0f%% reduce %3.0f%%", 100 * job.mapProgress(), 100 * job.reduceProgress());
                         long t = System.currentTimeMillis();
                         if (tty) {
