@@ -12,6 +12,7 @@
 #define KSUF avx2
 #define KNAME "avx2"
 #define LANES 8
+/* Vectors interleaved: 3 (Zen 4, hash mode: 2 -> 122, 3 -> 150, 4 -> 124 M/s per core). */
 #ifndef AVX2_IL
 #define AVX2_IL 3
 #endif

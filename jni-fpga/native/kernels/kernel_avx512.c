@@ -13,8 +13,10 @@
 #define KSUF avx512
 #define KNAME "avx512"
 #define LANES 16
+/* Vectors interleaved: the 32 ZMM registers hold 6 chains of 16 lanes (Zen 4, hash mode:
+ * 2 -> 196, 4 -> 246, 6 -> 278, 8 -> 274 M/s per core). */
 #ifndef AVX512_IL
-#define AVX512_IL 2
+#define AVX512_IL 6
 #endif
 #define IL AVX512_IL
 

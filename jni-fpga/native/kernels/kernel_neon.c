@@ -14,8 +14,13 @@
 #define KSUF neon
 #define KNAME "neon"
 #define LANES 4
+/* Vectors interleaved: aarch64 has 32 vector registers, ARMv7 NEON 16 quad registers. */
 #ifndef NEON_IL
+#if defined(__aarch64__)
+#define NEON_IL 4
+#else
 #define NEON_IL 2
+#endif
 #endif
 #define IL NEON_IL
 
