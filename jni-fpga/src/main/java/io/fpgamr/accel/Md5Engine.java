@@ -12,6 +12,11 @@ public interface Md5Engine extends AutoCloseable {
     /** What runs, e.g. {@code java}, {@code cpu:avx2}, {@code fpga:vsim}; reported in counters. */
     String name();
 
+    /** Threads one call may use (the native engines run a pool of this many). */
+    default int threads() {
+        return 1;
+    }
+
     /** {@code cpu} or {@code fpga}: what kind of hardware did the hashing. */
     default String kind() {
         return "cpu";
