@@ -1,0 +1,404 @@
+package io.fpgamr.accel.design;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.URISyntaxException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * An FPGA design as one file that the job ships and the NodeManager loads: a zip holding
+ * {@value #METADATA} and the design's files. Two kinds:
+ *
+ * <ul>
+ *   <li>{@code vsim}: a simulated device's "bitstream", the Verilated model library
+ *       ({@code libfpgamr-vsim-pN.so}) for one platform ({@code linux-x86_64}, ...);
+ *   <li>{@code rbf}: real hardware, the FPGA configuration ({@code .rbf}) and the device-tree
+ *       overlay ({@code .dtbo}) that the Linux FPGA manager applies, and the DESIGN_ID the
+ *       accelerator must answer with afterwards.
+ * </ul>
+ *
+ * <p>A design is identified by the SHA-256 of the package file, never by its path or name: the
+ * NodeManager reprograms a device only when a container asks for a different hash. Packages
+ * written by {@link #createVsim} and {@link #createRbf} are byte-for-byte reproducible (sorted
+ * entries, fixed timestamps), so rebuilding the same files gives the same design.
+ *
+ * <p>{@value #METADATA} keys: {@code format} (1), {@code name}, {@code kind} ({@code vsim} or
+ * {@code rbf}), {@code pipelines}; for vsim {@code model} (entry name) and {@code platform}; for
+ * rbf {@code rbf}, {@code overlay} (entry names) and {@code design_id} (hex, e.g.
+ * {@code 0x4d443541}).
+ */
+public final class DesignPackage {
+    public static final String METADATA = "design.properties";
+    public static final int FORMAT = 1;
+    /** DESIGN_ID register of every fpgamr MD5 accelerator: "MD5A". */
+    public static final String MD5A_DESIGN_ID = "0x4d443541";
+    private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2000, 1, 1, 0, 0);
+    private static final long MAX_METADATA_BYTES = 64 * 1024;
+
+    public enum Kind { VSIM, RBF }
+
+    private final Path file;
+    private final String sha256;
+    private final Properties meta;
+    private final Kind kind;
+    private final int pipelines;
+
+    private DesignPackage(Path file, String sha256, Properties meta, Kind kind, int pipelines) {
+        this.file = file;
+        this.sha256 = sha256;
+        this.meta = meta;
+        this.kind = kind;
+        this.pipelines = pipelines;
+    }
+
+    /** Reads and checks a package; an {@link InvalidDesignException} says what is wrong with it. */
+    public static DesignPackage open(Path file) throws IOException {
+        String hash = sha256(file);
+        Properties meta = new Properties();
+        List<String> names = new ArrayList<>();
+        try (ZipFile zip = new ZipFile(file.toFile())) {
+            zip.stream().forEach(e -> names.add(e.getName()));
+            ZipEntry m = zip.getEntry(METADATA);
+            if (m == null) {
+                throw new InvalidDesignException(file + ": not a design package: no " + METADATA);
+            }
+            if (m.getSize() > MAX_METADATA_BYTES) {
+                throw new InvalidDesignException(file + ": " + METADATA + " is too large");
+            }
+            try (InputStream in = zip.getInputStream(m)) {
+                meta.load(new StringReader(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+            }
+        } catch (java.util.zip.ZipException e) {
+            throw new InvalidDesignException(file + ": not a design package (not a zip file: " + e.getMessage() + ")");
+        }
+        String format = meta.getProperty("format", "");
+        if (!format.equals(Integer.toString(FORMAT))) {
+            throw new InvalidDesignException(file + ": design package format '" + format + "', this build reads format " + FORMAT);
+        }
+        String name = require(file, meta, "name");
+        if (!name.matches("[A-Za-z0-9._+-]{1,100}")) {
+            throw new InvalidDesignException(file + ": bad design name '" + name + "'");
+        }
+        Kind kind;
+        try {
+            kind = Kind.valueOf(require(file, meta, "kind").toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidDesignException(file + ": kind must be vsim or rbf, got '" + meta.getProperty("kind") + "'");
+        }
+        int pipelines;
+        try {
+            pipelines = Integer.parseInt(require(file, meta, "pipelines"));
+        } catch (NumberFormatException e) {
+            throw new InvalidDesignException(file + ": pipelines is not a number: '" + meta.getProperty("pipelines") + "'");
+        }
+        if (pipelines < 1 || pipelines > 64) {
+            throw new InvalidDesignException(file + ": pipelines must be in 1..64, got " + pipelines);
+        }
+        List<String> entries = kind == Kind.VSIM ? List.of("model") : List.of("rbf", "overlay");
+        for (String key : entries) {
+            String entry = require(file, meta, key);
+            checkEntryName(file, entry);
+            if (!names.contains(entry)) {
+                throw new InvalidDesignException(file + ": " + key + " entry '" + entry + "' is missing from the package");
+            }
+        }
+        if (kind == Kind.VSIM) {
+            require(file, meta, "platform");
+        } else {
+            parseDesignId(file, require(file, meta, "design_id"));
+        }
+        return new DesignPackage(file, hash, meta, kind, pipelines);
+    }
+
+    private static String require(Path file, Properties meta, String key) throws InvalidDesignException {
+        String v = meta.getProperty(key);
+        if (v == null || v.isBlank()) {
+            throw new InvalidDesignException(file + ": " + METADATA + " lacks '" + key + "'");
+        }
+        return v.strip();
+    }
+
+    private static void checkEntryName(Path file, String entry) throws InvalidDesignException {
+        if (entry.startsWith("/") || entry.contains("\\") || entry.equals(METADATA)
+            || List.of(entry.split("/")).stream().anyMatch(p -> p.isEmpty() || p.equals(".") || p.equals(".."))) {
+            throw new InvalidDesignException(file + ": bad entry name '" + entry + "'");
+        }
+    }
+
+    /** A DESIGN_ID as the kernel's sysfs attribute prints it: {@code 0x} and 8 lowercase hex digits. */
+    public static String normalizeDesignId(String id) {
+        try {
+            return parseDesignId(null, id);
+        } catch (InvalidDesignException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    private static String parseDesignId(Path file, String id) throws InvalidDesignException {
+        String s = id.strip().toLowerCase(Locale.ROOT);
+        if (s.startsWith("0x")) {
+            s = s.substring(2);
+        }
+        try {
+            long v = Long.parseLong(s, 16);
+            if (s.isEmpty() || v > 0xffffffffL) {
+                throw new NumberFormatException();
+            }
+            return String.format("0x%08x", v);
+        } catch (NumberFormatException e) {
+            throw new InvalidDesignException((file != null ? file + ": " : "") + "design_id is not a 32-bit hex number: '" + id + "'");
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Lowercase hex SHA-256 of the package file: the design's identity. */
+    public String sha256() {
+        return sha256;
+    }
+
+    public String name() {
+        return meta.getProperty("name").strip();
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public int pipelines() {
+        return pipelines;
+    }
+
+    /** vsim: the platform the model library was built for, e.g. {@code linux-x86_64}. */
+    public String platform() {
+        return meta.getProperty("platform", "").strip();
+    }
+
+    /** vsim: the entry holding the model library. */
+    public String modelEntry() {
+        return meta.getProperty("model", "").strip();
+    }
+
+    /** rbf: the entry holding the FPGA configuration. */
+    public String rbfEntry() {
+        return meta.getProperty("rbf", "").strip();
+    }
+
+    /** rbf: the entry holding the device-tree overlay. */
+    public String overlayEntry() {
+        return meta.getProperty("overlay", "").strip();
+    }
+
+    /** The DESIGN_ID the loaded design answers with ({@code 0x4d443541} for every fpgamr accelerator). */
+    public String designId() {
+        String id = meta.getProperty("design_id");
+        return id == null ? MD5A_DESIGN_ID : normalizeDesignId(id);
+    }
+
+    /** The metadata, a copy. */
+    public Properties metadata() {
+        Properties p = new Properties();
+        p.putAll(meta);
+        return p;
+    }
+
+    /** {@code md5acc-vsim-p4 (vsim, 4 pipelines, sha256 0123456789ab)}. */
+    public String describe() {
+        return name() + " (" + kind.name().toLowerCase(Locale.ROOT) + ", " + pipelines + " pipeline" + (pipelines == 1 ? "" : "s")
+            + ", sha256 " + sha256.substring(0, 12) + ")";
+    }
+
+    /**
+     * Writes one entry of the package to {@code target}, atomically: readers of {@code target} see
+     * the old file or the complete new one, never a partial file.
+     */
+    public void extract(String entry, Path target) throws IOException {
+        try (ZipFile zip = new ZipFile(file.toFile())) {
+            ZipEntry e = zip.getEntry(entry);
+            if (e == null) {
+                throw new InvalidDesignException(file + ": no entry '" + entry + "'");
+            }
+            try (InputStream in = zip.getInputStream(e)) {
+                writeAtomically(target, out -> in.transferTo(out));
+            }
+        }
+    }
+
+    /** Writes a file through a temporary sibling, forced to disk and renamed over {@code target}. */
+    public static void writeAtomically(Path target, IoWriter writer) throws IOException {
+        Path dir = target.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+                 OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
+                writer.write(out);
+                out.flush();
+                ch.force(true);
+            }
+            try {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+            } catch (UnsupportedOperationException e) {
+                // Not a POSIX file system: the default permissions do.
+            }
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Writes bytes to a stream; may throw {@link IOException}. */
+    @FunctionalInterface
+    public interface IoWriter {
+        void write(OutputStream out) throws IOException;
+    }
+
+    /** Packs a simulated device's design: the model library {@code libfpgamr-vsim-pN.so} of this platform. */
+    public static DesignPackage createVsim(Path out, int pipelines, Path modelLibrary) throws IOException {
+        Map<String, String> meta = new TreeMap<>();
+        String entry = "model/" + modelLibrary.getFileName();
+        meta.put("name", "md5acc-vsim-p" + pipelines);
+        meta.put("kind", "vsim");
+        meta.put("pipelines", Integer.toString(pipelines));
+        meta.put("platform", hostPlatform());
+        meta.put("model", entry);
+        return write(out, meta, Map.of(entry, modelLibrary));
+    }
+
+    /** Packs a hardware design: the FPGA configuration, its device-tree overlay and the DESIGN_ID to expect. */
+    public static DesignPackage createRbf(Path out, String name, int pipelines, String designId, Path rbf, Path overlay)
+        throws IOException {
+        Map<String, String> meta = new TreeMap<>();
+        String rbfEntry = "fpga/" + rbf.getFileName();
+        String dtboEntry = "fpga/" + overlay.getFileName();
+        meta.put("name", name);
+        meta.put("kind", "rbf");
+        meta.put("pipelines", Integer.toString(pipelines));
+        meta.put("design_id", normalizeDesignId(designId));
+        meta.put("rbf", rbfEntry);
+        meta.put("overlay", dtboEntry);
+        return write(out, meta, Map.of(rbfEntry, rbf, dtboEntry, overlay));
+    }
+
+    private static DesignPackage write(Path out, Map<String, String> meta, Map<String, Path> files) throws IOException {
+        StringBuilder props = new StringBuilder("# fpgamr design package\nformat=" + FORMAT + "\n");
+        meta.forEach((k, v) -> props.append(k).append('=').append(v).append('\n'));
+        Map<String, byte[]> entries = new TreeMap<>();
+        entries.put(METADATA, props.toString().getBytes(StandardCharsets.ISO_8859_1));
+        for (Map.Entry<String, Path> f : files.entrySet()) {
+            entries.put(f.getKey(), Files.readAllBytes(f.getValue()));
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+            for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+                ZipEntry z = new ZipEntry(e.getKey());
+                z.setTimeLocal(ENTRY_TIME);
+                zip.putNextEntry(z);
+                zip.write(e.getValue());
+                zip.closeEntry();
+            }
+        }
+        writeAtomically(out, o -> bytes.writeTo(o));
+        return open(out);
+    }
+
+    /** Lowercase hex SHA-256 of a file. */
+    public static String sha256(Path file) throws IOException {
+        MessageDigest md;
+        try {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n; (n = in.read(buf)) > 0;) {
+                md.update(buf, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /** This machine's platform as the native build names its folders: {@code linux-x86_64}, {@code linux-aarch64}, ... */
+    public static String hostPlatform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        String arch = System.getProperty("os.arch", "");
+        arch = switch (arch) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            case "arm" -> "armv7l";
+            default -> arch;
+        };
+        return os + "-" + arch;
+    }
+
+    /**
+     * The simulated device's model library with {@code pipelines} pipelines: in
+     * {@code $FPGAMR_VSIM_DIR}, in {@code -Dfpgamr.vsim.dir}, or in the checkout this code was
+     * built in ({@code jni-fpga/native/build/<platform>/}).
+     */
+    public static Path findVsimModel(int pipelines) throws IOException {
+        String lib = "libfpgamr-vsim-p" + pipelines + ".so";
+        List<Path> tried = new ArrayList<>();
+        for (String dir : new String[] {System.getenv("FPGAMR_VSIM_DIR"), System.getProperty("fpgamr.vsim.dir")}) {
+            if (dir != null && !dir.isBlank()) {
+                tried.add(Path.of(dir, lib));
+            }
+        }
+        try {
+            Path here = Path.of(DesignPackage.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            for (Path p = here; p != null; p = p.getParent()) {
+                tried.add(p.resolve("jni-fpga/native/build").resolve(hostPlatform()).resolve(lib));
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // No code location (an unusual class loader): the explicit directories only.
+        }
+        for (Path p : tried) {
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        throw new IOException("no simulated-device model " + lib + " (set FPGAMR_VSIM_DIR, or build it: make -C jni-fpga/native/fpga vsim-libs)");
+    }
+
+    /** A design package that is unreadable or inconsistent. */
+    public static final class InvalidDesignException extends IOException {
+        public InvalidDesignException(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}
