@@ -44,6 +44,20 @@ logs="$work/logs"
 mkdir -p "$root" "$logs"
 holder=""
 
+# A snapshot of the build outputs the playbook ships (other builds may rewrite the checkout's
+# target/ folders while the test runs; both playbook runs must see the same files).
+snapshot() {
+  local src="$work/src" f
+  mkdir -p "$src"
+  cd "$repo"
+  for f in pom.xml bin/fpgamr */target/*.jar */target/lib energy/jmx energy/prometheus energy/grafana \
+           kernel/dkms.conf kernel/Kbuild kernel/*.c kernel/*.h kernel/include \
+           hdl/build/*.dtbo hdl/quartus/output_files/*.rbf; do
+    [ -e "$f" ] && cp -a --parents "$f" "$src/"
+  done
+  cd - >/dev/null
+}
+
 netns_pids() {
   # Every process in the test's network namespace: the daemons, their containers, the job.
   [ -n "$holder" ] || return 0
@@ -91,6 +105,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 step() { echo "--- deploy test [$((SECONDS - t0)) s]: $*"; }
+
+snapshot
 
 # --- 1. A Debian bookworm root, from the cache or from the machine's Debian mirror -------------
 mirror="${FPGAMR_TEST_MIRROR:-}"
@@ -176,7 +192,7 @@ EOF
 play() {
   local n="$1"
   ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_FORCE_COLOR=0 ANSIBLE_NOCOLOR=1 \
-    ansible-playbook -i "$work/inventory.yml" "$here/site.yml" -e "fpgamr_stage_dir=$work/stage" \
+    ansible-playbook -i "$work/inventory.yml" "$here/site.yml" -e "fpgamr_stage_dir=$work/stage" -e "fpgamr_src=$work/src" \
     >"$logs/playbook-$n.log" 2>&1
 }
 
@@ -285,7 +301,7 @@ sys.exit(0 if ok else 1)' || fail "the ResourceManager lists no succeeded MapRed
 
 # --- 6. Monitoring: the JMX exporter agents answer -----------------------------------------------
 if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.service"; then
-  for p in 27001:namenode 27002:datanode 27003:resourcemanager 27004:nodemanager 27005:historyserver; do
+  for p in 27001:namenode 27002:datanode 27003:resourcemanager 27004:nodemanager 27005:jobhistoryserver; do
     http_get "http://127.0.0.1:${p%%:*}/metrics" | grep -q "^hadoop_${p#*:}_" \
       || fail "the JMX exporter of the ${p#*:} (port ${p%%:*}) serves no hadoop_${p#*:}_* metric"
   done

@@ -14,13 +14,14 @@ Bundles:
                              jmx/, prometheus/ and grafana/ files
   native-<platform>.tar      native/*: the native libraries of one platform (linux-x86_64,
                              linux-aarch64, linux-armhf), taken out of the jni-fpga jar
-  kernel.tar                 the DKMS source tree of kernel/ (what dkms.conf builds)
+  kernel.tar                 the DKMS source tree of kernel/ (dkms.conf, Kbuild, sources, include/)
 """
 import argparse
 import hashlib
 import io
 import json
 import os
+import stat
 import sys
 import tarfile
 import zipfile
@@ -77,6 +78,10 @@ def read(path):
         return f.read()
 
 
+def is_regular(path):
+    return stat.S_ISREG(os.lstat(path).st_mode)
+
+
 def mode_of(path):
     return 0o755 if os.access(path, os.X_OK) else 0o644
 
@@ -88,7 +93,7 @@ def tree(src, root, arc_prefix, entries, keep=lambda rel: True):
         for fn in sorted(filenames):
             full = os.path.join(dirpath, fn)
             rel = os.path.relpath(full, base)
-            if keep(rel):
+            if is_regular(full) and keep(rel):
                 entries[arc_prefix + rel.replace(os.sep, "/")] = (read(full), mode_of(full))
 
 
@@ -169,10 +174,13 @@ def main():
     kernel = {}
     kdir = os.path.join(src, "kernel")
     if os.path.isfile(os.path.join(kdir, "dkms.conf")):
-        tree(src, "kernel", "", kernel,
-             keep=lambda rel: rel.split(os.sep)[0] not in ("test", ".tmp_versions")
-             and not rel.endswith((".o", ".ko", ".mod", ".mod.c", ".cmd", ".order", ".symvers"))
-             and not os.path.basename(rel).startswith("."))
+        # What `make -C kernel dist` puts in the DKMS tree: dkms.conf, Kbuild, the top-level
+        # C sources and headers, and include/ (never build/ or test/).
+        for fn in sorted(os.listdir(kdir)):
+            full = os.path.join(kdir, fn)
+            if is_regular(full) and (fn in ("dkms.conf", "Kbuild") or fn.endswith((".c", ".h"))):
+                kernel[fn] = (read(full), 0o644)
+        tree(src, os.path.join("kernel", "include"), "include/", kernel, keep=lambda rel: rel.endswith(".h"))
         bundles["kernel"] = ("kernel.tar", kernel)
 
     changed = False
@@ -181,7 +189,8 @@ def main():
         data = build(entries)
         path = os.path.join(a.out, fname)
         changed |= write_if_changed(path, data)
-        report[key] = {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "files": len(entries)}
+        report[key] = {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "files": len(entries),
+                       "names": sorted(entries) if key.startswith("native-") else []}
     print(json.dumps({"changed": changed, "bundles": report, "missing": missing}))
     return 0
 
