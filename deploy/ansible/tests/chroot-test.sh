@@ -37,26 +37,15 @@ jar="$(ls "$repo"/mr-md5/target/mr-md5-*.jar 2>/dev/null | grep -v -e original -
   || fail "the project is not built ($repo/mr-md5/target/mr-md5-*.jar, lib/): run 'mvn -DskipTests package' at the repo root"
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/fpgamr"
-mkdir -p "$cache/apt-archives/partial"
+mkdir -p "$cache"
 work="$(mktemp -d /var/tmp/fpgamr-deploy-test.XXXXXX)"
-root="$work/root"
+root="$work/node1"       # namenode, resourcemanager, monitoring and a worker: the daemons run here
+froot="$work/fpga1"      # a second worker, set up as an FPGA node (never started: no FPGA here)
 logs="$work/logs"
-mkdir -p "$root" "$logs"
+mkdir -p "$root" "$froot" "$logs"
 holder=""
 
-# A snapshot of the build outputs the playbook ships (other builds may rewrite the checkout's
-# target/ folders while the test runs; both playbook runs must see the same files).
-snapshot() {
-  local src="$work/src" f
-  mkdir -p "$src"
-  cd "$repo"
-  for f in pom.xml bin/fpgamr */target/*.jar */target/lib energy/jmx energy/prometheus energy/grafana \
-           kernel/dkms.conf kernel/Kbuild kernel/*.c kernel/*.h kernel/include \
-           hdl/build/*.dtbo hdl/quartus/output_files/*.rbf; do
-    [ -e "$f" ] && cp -a --parents "$f" "$src/"
-  done
-  cd - >/dev/null
-}
+step() { echo "--- deploy test [$((SECONDS - t0)) s]: $*"; }
 
 netns_pids() {
   # Every process in the test's network namespace: the daemons, their containers, the job.
@@ -74,7 +63,7 @@ netns_pids() {
 cleanup() {
   local rc=$?
   set +e
-  local pids
+  local pids m
   pids="$(netns_pids)"
   if [ -n "$pids" ]; then
     # shellcheck disable=SC2086
@@ -85,15 +74,15 @@ cleanup() {
     [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
   fi
   [ -n "$holder" ] && kill -KILL "$holder" 2>/dev/null
-  # Unmount everything below the root, deepest first.
-  local m
+  wait 2>/dev/null
+  # Unmount everything below the work folder, deepest first.
   for _ in 1 2 3; do
-    for m in $(awk -v r="$root" '$5 == r || index($5, r "/") == 1 {print $5}' /proc/self/mountinfo | sort -r); do
+    for m in $(awk -v r="$work" 'index($5, r "/") == 1 {print $5}' /proc/self/mountinfo | sort -r); do
       umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
     done
   done
-  if awk -v r="$root" '$5 == r || index($5, r "/") == 1 {found=1} END {exit !found}' /proc/self/mountinfo; then
-    echo "deploy test: could not unmount everything under $root; leaving $work" >&2
+  if awk -v r="$work" 'index($5, r "/") == 1 {found=1} END {exit !found}' /proc/self/mountinfo; then
+    echo "deploy test: could not unmount everything under $work; leaving it" >&2
   elif [ "${FPGAMR_TEST_KEEP:-0}" = 1 ]; then
     echo "deploy test: work folder kept: $work" >&2
   else
@@ -104,11 +93,20 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-step() { echo "--- deploy test [$((SECONDS - t0)) s]: $*"; }
+# --- 0. A snapshot of the build outputs the playbook ships ---------------------------------------
+# Other builds may rewrite the checkout's target/ folders while the test runs; both playbook runs
+# must see the same files.
+mkdir -p "$work/src"
+(
+  cd "$repo"
+  for f in pom.xml bin/fpgamr */target/*.jar */target/lib energy/jmx energy/prometheus energy/grafana \
+           kernel/dkms.conf kernel/Kbuild kernel/*.c kernel/*.h kernel/include \
+           hdl/build/*.dtbo hdl/quartus/output_files/*.rbf; do
+    if [ -e "$f" ]; then cp -a --parents "$f" "$work/src/"; fi
+  done
+)
 
-snapshot
-
-# --- 1. A Debian bookworm root, from the cache or from the machine's Debian mirror -------------
+# --- 1. Two Debian bookworm roots, from the cache or from the machine's Debian mirror -----------
 mirror="${FPGAMR_TEST_MIRROR:-}"
 if [ -z "$mirror" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
   mirror="$(awk '/^URIs:/ {u=$2} /^Suites:/ && / bookworm( |$)/ {print u; exit}' /etc/apt/sources.list.d/debian.sources)"
@@ -120,45 +118,67 @@ fi
 include="python3,systemd,ca-certificates"
 key="$(printf '%s|%s|%s|%s' bookworm minbase "$include" "$mirror" | sha256sum | cut -c1-12)"
 tarball="$cache/debootstrap-bookworm-$key.tar.zst"
-if [ -f "$tarball" ]; then
-  step "unpacking the cached Debian root $(basename "$tarball")"
-  tar --zstd -xpf "$tarball" -C "$root" || fail "cannot unpack $tarball (delete it to rebuild)"
-else
-  step "debootstrap bookworm from $mirror (cached afterwards in $cache)"
+if [ ! -f "$tarball" ]; then
+  step "debootstrap bookworm from $mirror (cached afterwards in $tarball)"
   debootstrap --variant=minbase --include="$include" bookworm "$root" "$mirror" >"$logs/debootstrap.log" 2>&1 \
     || { tail -n 20 "$logs/debootstrap.log" >&2; fail "debootstrap"; }
   chroot "$root" apt-get clean
   tar --zstd -cpf "$tarball.tmp.$$" -C "$root" . && mv "$tarball.tmp.$$" "$tarball"
+else
+  step "unpacking the cached Debian root $(basename "$tarball")"
+  tar --zstd -xpf "$tarball" -C "$root" || fail "cannot unpack $tarball (delete it to rebuild)"
 fi
+tar --zstd -xpf "$tarball" -C "$froot" || fail "cannot unpack $tarball"
 
-# --- 2. Mounts (all inside this private mount namespace) ---------------------------------------
-mount -t proc proc "$root/proc"
-mount -t sysfs -o ro sysfs "$root/sys"
-mount -t tmpfs -o mode=0755,size=16m tmpfs "$root/dev"
-for d in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
-  IFS=: read -r name major minor <<<"$d"
-  mknod -m 0666 "$root/dev/$name" c "$major" "$minor"
-done
-mkdir -p "$root/dev/pts" "$root/dev/shm"
-mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
-ln -s pts/ptmx "$root/dev/ptmx"
-ln -s /proc/self/fd "$root/dev/fd"
-mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
-mount -t tmpfs -o mode=0755 tmpfs "$root/run"
-mount --bind "$cache/apt-archives" "$root/var/cache/apt/archives"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-# No service starts inside the chroot while packages install.
-printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-chmod 0755 "$root/usr/sbin/policy-rc.d"
+# --- 2. Mounts (all inside this private mount namespace) -----------------------------------------
+prepare_root() {  # ROOT NAME
+  local r="$1" name="$2" d dev major minor
+  mount -t proc proc "$r/proc"
+  mount -t sysfs -o ro sysfs "$r/sys"
+  mount -t tmpfs -o mode=0755,size=16m tmpfs "$r/dev"
+  for d in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
+    IFS=: read -r dev major minor <<<"$d"
+    mknod -m 0666 "$r/dev/$dev" c "$major" "$minor"
+  done
+  mkdir -p "$r/dev/pts" "$r/dev/shm"
+  mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts"
+  ln -s pts/ptmx "$r/dev/ptmx"
+  ln -s /proc/self/fd "$r/dev/fd"
+  mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm"
+  mount -t tmpfs -o mode=0755 tmpfs "$r/run"
+  # apt's downloads outlive the test; one cache per host, since apt locks its archive folder.
+  mkdir -p "$cache/apt-archives/$name/partial"
+  mount --bind "$cache/apt-archives/$name" "$r/var/cache/apt/archives"
+  cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+  # No service starts inside the chroot while packages install.
+  printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
+  chmod 0755 "$r/usr/sbin/policy-rc.d"
+}
+prepare_root "$root" node1
+prepare_root "$froot" fpga1
 
-# --- 3. The inventory of the test cluster: one node in every group ------------------------------
-arch="$(uname -m)"
+# fpga1 builds the real kernel module through DKMS against the headers of Debian's kernel (the
+# machine's own kernel has no headers package): which release is that?
+chroot "$froot" apt-get -qq update >"$logs/fpga1-apt-update.log" 2>&1 || fail "apt-get update in the fpga1 root"
+krel="$(chroot "$froot" apt-cache depends linux-headers-amd64 2>/dev/null \
+  | sed -n 's/.*Depends: linux-headers-\(.*-amd64\)$/\1/p' | head -n1)"
+[ -n "$krel" ] || fail "no linux-headers-amd64 in the mirror"
+[ "$(uname -m)" = x86_64 ] || fail "the test's FPGA node uses Debian's amd64 kernel headers: run it on x86_64"
+
+# --- 3. The inventory: node1 in every group, fpga1 a second worker with an FPGA -----------------
 cat >"$work/inventory.yml" <<EOF
 ---
 all:
   vars:
     ansible_connection: community.general.chroot
     ansible_python_interpreter: /usr/bin/python3
+    fpgamr_arch: x86_64
+    # systemd does not run in a chroot: units are installed and enabled, the test starts them.
+    fpgamr_start_services: false
+    # The Apache download site is not reachable: Hadoop from the jars the project assembles.
+    hadoop_install_mode: jars
+    # Grafana is not in Debian: its provisioning files only.
+    grafana_install_package: false
   children:
     namenode:
       hosts:
@@ -166,41 +186,48 @@ all:
     resourcemanager:
       hosts:
         node1:
-    workers:
-      hosts:
-        node1:
     monitoring:
       hosts:
         node1:
+    workers:
+      hosts:
+        node1:
+        fpga1:
 EOF
 mkdir -p "$work/host_vars"
 cat >"$work/host_vars/node1.yml" <<EOF
 ---
 ansible_host: $root
 fpgamr_node_address: 127.0.0.1
-fpgamr_arch: $arch
-# systemd does not run in a chroot: units are installed and enabled, the test starts them.
-fpgamr_start_services: false
-# The Apache download site is not reachable: Hadoop from the jars the project assembles.
-hadoop_install_mode: jars
-# Grafana is not in Debian: provisioning files only.
-grafana_install_package: false
 hadoop_nm_memory_mb: 3072
 hadoop_nm_vcores: 3
 EOF
+cat >"$work/host_vars/fpga1.yml" <<EOF
+---
+# An FPGA worker on an x86 root: the whole FPGA role but loading the module and programming a
+# device (there is none); never started.
+ansible_host: $froot
+fpgamr_node_address: 127.0.0.2
+fpgamr_fpga_devices:
+  - fpgamr-md5
+fpgamr_fpga_allow_any_arch: true
+fpga_kernel_release: $krel
+fpga_kernel_headers_package: linux-headers-$krel
+# No Quartus here: the overlay is built (hdl/build), the bitstream is not.
+fpga_design_required: false
+hadoop_nm_memory_mb: 1024
+hadoop_nm_vcores: 2
+EOF
 
 play() {
-  local n="$1"
-  ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_FORCE_COLOR=0 ANSIBLE_NOCOLOR=1 \
-    ansible-playbook -i "$work/inventory.yml" "$here/site.yml" -e "fpgamr_stage_dir=$work/stage" -e "fpgamr_src=$work/src" \
-    >"$logs/playbook-$n.log" 2>&1
+  ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_FORCE_COLOR=0 ANSIBLE_NOCOLOR=1 ANSIBLE_CALLBACKS_ENABLED=ansible.posix.profile_tasks \
+    ansible-playbook -i "$work/inventory.yml" "$here/site.yml" \
+    -e "fpgamr_stage_dir=$work/stage" -e "fpgamr_src=$work/src" >"$logs/playbook-$1.log" 2>&1
 }
+recap() { sed -n '/^PLAY RECAP/,$p' "$logs/playbook-$1.log"; }
 
-recap() {
-  sed -n '/^PLAY RECAP/,$p' "$logs/playbook-$1.log"
-}
-
-step "ansible-playbook site.yml, run 1"
+# --- 4. The playbook, twice -----------------------------------------------------------------------
+step "ansible-playbook site.yml, run 1 (node1, fpga1)"
 if ! play 1; then
   grep -n -B2 -A12 -E '^(fatal|failed):|ERROR!' "$logs/playbook-1.log" | tail -n 60 >&2
   fail "the first run of site.yml failed (log: $logs/playbook-1.log)"
@@ -214,8 +241,45 @@ if recap 2 | grep -E 'changed=[1-9]|failed=[1-9]|unreachable=[1-9]' >/dev/null; 
   fail "the second run changed something: the playbook is not idempotent"
 fi
 
-# --- 4. HDFS and YARN from the installed units, in a network namespace of their own ------------
-step "starting HDFS and YARN from the installed units (network namespace, loopback only)"
+# --- 5. What the FPGA node got, and what the plain worker did not -------------------------------
+check() {  # DESCRIPTION COMMAND...
+  local what="$1"
+  shift
+  "$@" >/dev/null 2>&1 || fail "$what"
+}
+kver="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$work/src/kernel/dkms.conf")"
+check "fpga1: DKMS source /usr/src/fpgamr-$kver" test -f "$froot/usr/src/fpgamr-$kver/dkms.conf"
+check "fpga1: fpgamr.ko built and installed by DKMS for $krel" \
+  sh -c "ls '$froot/lib/modules/$krel/updates/dkms/'fpgamr.ko*"
+check "fpga1: DKMS reports the module installed" \
+  sh -c "chroot '$froot' dkms status -m fpgamr -v '$kver' -k '$krel' | grep -q installed"
+check "fpga1: udev rule for the UIO device, group yarn" \
+  grep -q 'SUBSYSTEM=="uio", ATTR{name}=="fpgamr-md5", OWNER="root", GROUP="yarn", MODE="0660"' "$froot/etc/udev/rules.d/60-fpgamr.rules"
+check "fpga1: udev rule for the DMA device, group yarn" \
+  grep -q 'SUBSYSTEM=="misc", KERNEL=="fpgamr-dma\[0-9\]\*", OWNER="root", GROUP="yarn", MODE="0660"' "$froot/etc/udev/rules.d/60-fpgamr.rules"
+check "fpga1: the udev rules name only the accelerator's two devices" \
+  test "$(grep -vc '^#' "$froot/etc/udev/rules.d/60-fpgamr.rules")" -eq 2
+if [ -f "$work/src/hdl/build/fpgamr-md5acc.dtbo" ]; then
+  check "fpga1: overlay in /lib/firmware" cmp "$work/src/hdl/build/fpgamr-md5acc.dtbo" "$froot/lib/firmware/fpgamr-md5acc.dtbo"
+fi
+check "fpga1: overlay unit enabled" test -L "$froot/etc/systemd/system/multi-user.target.wants/fpgamr-overlay.service"
+check "fpga1: NodeManager with the FPGA resource plugin" \
+  grep -q '<value>yarn.io/fpga</value>' "$froot/etc/hadoop/yarn-site.xml"
+check "fpga1: NodeManager class path has the plugin's jars" \
+  grep -q 'yarn-fpga-resource/target/\*' "$froot/etc/systemd/system/hadoop-yarn-nodemanager.service"
+check "node1: no FPGA plugin on a worker without FPGA" \
+  sh -c "! grep -q 'resource-plugins' '$root/etc/hadoop/yarn-site.xml'"
+check "node1: no udev rules on a worker without FPGA" test ! -e "$root/etc/udev/rules.d/60-fpgamr.rules"
+check "node1: yarn.io/fpga is a resource type of the cluster" grep -q 'yarn.io/fpga' "$root/etc/hadoop/resource-types.xml"
+check "node1: the scheduler uses the DominantResourceCalculator" \
+  grep -q 'DominantResourceCalculator' "$root/etc/hadoop/capacity-scheduler.xml"
+check "node1: Grafana's data source points at the inventory's Prometheus" \
+  grep -q 'url: http://127.0.0.1:9090' "$root/etc/grafana/provisioning/datasources/fpgamr.yaml"
+check "node1: the energy dashboard is provisioned" sh -c "ls '$root'/var/lib/grafana/dashboards/fpgamr/*.json"
+step "FPGA node (DKMS build, udev, design, plugin) and plain worker: as expected"
+
+# --- 6. HDFS, YARN, the energy exporter and Prometheus from the installed units ------------------
+step "starting the daemons from the installed units' ExecStart (network namespace, loopback only)"
 unshare --net --uts -- sleep 100000 &
 holder=$!
 sleep 0.2
@@ -224,16 +288,13 @@ nsenter --net --uts -t "$holder" -- hostname node1
 
 start_unit() {
   local unit="$1"
-  "$py" "$here/tests/unitexec.py" "$root" "$holder" "$unit" --print >"$logs/$unit.cmd"
+  "$py" "$here/tests/unitexec.py" "$root" "$holder" "$unit" --print >"$logs/$unit.cmd" || fail "cannot read $unit"
   setsid "$py" "$here/tests/unitexec.py" "$root" "$holder" "$unit" >"$logs/$unit.out" 2>&1 </dev/null &
 }
-
 in_ns() { nsenter --net --uts -t "$holder" -- "$@"; }
-
 http_get() {  # URL -> body on stdout (from inside the namespace)
   in_ns "$py" -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1"
 }
-
 wait_for() {  # SECONDS DESCRIPTION COMMAND...
   local limit="$1" what="$2"
   shift 2
@@ -244,7 +305,6 @@ wait_for() {  # SECONDS DESCRIPTION COMMAND...
   done
   step "$what: up"
 }
-
 show_logs() {
   local f
   for f in "$logs"/*.out "$root"/var/log/hadoop/*.log; do
@@ -255,28 +315,33 @@ show_logs() {
   done
 }
 
-for u in hadoop-hdfs-namenode hadoop-hdfs-datanode; do
+for u in hadoop-hdfs-namenode hadoop-hdfs-datanode hadoop-yarn-resourcemanager hadoop-yarn-nodemanager \
+         hadoop-mapred-historyserver hadoop-hdfs-init fpgamr-energy-exporter; do
   [ -f "$root/etc/systemd/system/$u.service" ] || fail "unit $u.service not installed"
   [ -L "$root/etc/systemd/system/multi-user.target.wants/$u.service" ] || fail "unit $u.service not enabled"
+done
+check "prometheus.service enabled" test -L "$root/etc/systemd/system/multi-user.target.wants/prometheus.service"
+for u in hadoop-hdfs-namenode hadoop-hdfs-datanode hadoop-yarn-resourcemanager hadoop-yarn-nodemanager \
+         fpgamr-energy-exporter prometheus; do
   start_unit "$u.service"
 done
 wait_for 120 "NameNode" http_get "http://127.0.0.1:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo" \
   || { show_logs; fail "the NameNode did not come up"; }
-step "running hadoop-hdfs-init.service"
+step "running hadoop-hdfs-init.service (oneshot)"
 "$py" "$here/tests/unitexec.py" "$root" "$holder" hadoop-hdfs-init.service >"$logs/hadoop-hdfs-init.out" 2>&1 </dev/null \
   || { tail -n 20 "$logs/hadoop-hdfs-init.out" >&2; show_logs; fail "hadoop-hdfs-init.service failed"; }
-for u in hadoop-yarn-resourcemanager hadoop-yarn-nodemanager hadoop-mapred-historyserver; do
-  [ -f "$root/etc/systemd/system/$u.service" ] || fail "unit $u.service not installed"
-  start_unit "$u.service"
-done
+start_unit hadoop-mapred-historyserver.service
 nm_running() { http_get "http://127.0.0.1:8088/ws/v1/cluster/metrics" | grep -q '"activeNodes":1'; }
-wait_for 150 "ResourceManager with 1 NodeManager" nm_running || { show_logs; fail "YARN did not come up"; }
+wait_for 150 "ResourceManager with node1's NodeManager" nm_running || { show_logs; fail "YARN did not come up"; }
 dn_live() { http_get "http://127.0.0.1:9870/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState" | grep -q '"NumLiveDataNodes" : 1'; }
 wait_for 60 "DataNode registered" dn_live || { show_logs; fail "the DataNode did not register"; }
 jhs_up() { http_get "http://127.0.0.1:19888/ws/v1/history/info"; }
 wait_for 90 "JobHistoryServer" jhs_up || { show_logs; fail "the JobHistoryServer did not come up"; }
+http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | grep -q '"name":"yarn.io/fpga"' \
+  || fail "the ResourceManager does not know the resource type yarn.io/fpga"
+step "ResourceManager: resource type yarn.io/fpga known (node1 offers none)"
 
-# --- 5. The job, through the installed fpgamr command, as the job user -------------------------
+# --- 7. The job, through the installed fpgamr command, as the job user ---------------------------
 digest="$("$py" -c 'import hashlib; print(hashlib.md5(bytes.fromhex("00012345")).hexdigest())')"
 step "fpgamr search $digest --bits 20 (as user fpgamr, HADOOP_CONF_DIR=/etc/hadoop)"
 job_rc=0
@@ -291,15 +356,14 @@ if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest:\$HEX\[00012345\]" "$logs/job.stdo
   show_logs
   fail "the search job (exit $job_rc) did not print $digest:\$HEX[00012345]"
 fi
-apps="$(http_get "http://127.0.0.1:8088/ws/v1/cluster/apps?states=FINISHED")"
-echo "$apps" | "$py" -c '
+http_get "http://127.0.0.1:8088/ws/v1/cluster/apps?states=FINISHED" | "$py" -c '
 import json, sys
 apps = (json.load(sys.stdin).get("apps") or {}).get("app") or []
 ok = [a for a in apps if a.get("finalStatus") == "SUCCEEDED" and a.get("applicationType") == "MAPREDUCE"]
 print("YARN applications that succeeded: %s" % ", ".join("%s (%s)" % (a["id"], a["name"]) for a in ok))
 sys.exit(0 if ok else 1)' || fail "the ResourceManager lists no succeeded MapReduce application: the job did not run on YARN"
 
-# --- 6. Monitoring: the JMX exporter agents answer -----------------------------------------------
+# --- 8. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
 if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.service"; then
   for p in 27001:namenode 27002:datanode 27003:resourcemanager 27004:nodemanager 27005:jobhistoryserver; do
     http_get "http://127.0.0.1:${p%%:*}/metrics" | grep -q "^hadoop_${p#*:}_" \
@@ -307,5 +371,23 @@ if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.servi
   done
   step "JMX exporter agents of all five daemons: serving hadoop_* metrics"
 fi
+exporter_up() { http_get "http://127.0.0.1:9464/metrics" | grep -q '^fpgamr_node_info'; }
+wait_for 60 "energy exporter (fpgamr_node_info)" exporter_up \
+  || { tail -n 20 "$logs/fpgamr-energy-exporter.service.out" >&2; fail "the energy exporter serves no fpgamr_node_info"; }
+targets_up() {
+  http_get "http://127.0.0.1:9090/api/v1/targets?state=active" | "$py" -c '
+import json, sys
+t = json.load(sys.stdin)["data"]["activeTargets"]
+up = sorted("%s/%s" % (x["labels"]["job"], x["labels"].get("daemon", "")) for x in t
+            if x["health"] == "up" and x["labels"].get("instance_name") == "node1")
+want = ["fpgamr-energy/", "hadoop/datanode", "hadoop/historyserver", "hadoop/namenode", "hadoop/nodemanager",
+        "hadoop/resourcemanager"]
+sys.exit(0 if all(w in up for w in want) else 1)'
+}
+wait_for 60 "Prometheus scraping node1's exporter and its five Hadoop daemons" targets_up \
+  || { http_get "http://127.0.0.1:9090/api/v1/targets" | head -c 3000 >&2; fail "Prometheus does not scrape node1's targets"; }
+http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_power_watts"' \
+  || fail "Prometheus has not loaded the recording rules"
+step "Prometheus: recording rules loaded"
 
-echo "deploy test: PASSED in $((SECONDS - t0)) s (site.yml applied twice, second run changed=0; HDFS + YARN from the installed units; search bits=20 found 00012345 on YARN)"
+echo "deploy test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin config; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
