@@ -16,7 +16,7 @@ py=/usr/bin/python3
 t0=$SECONDS
 
 fail() {
-  echo "deploy test: FAILED: $*" >&2
+  echo "deploy chroot test: FAILED: $*" >&2
   exit 1
 }
 
@@ -45,7 +45,7 @@ logs="$work/logs"
 mkdir -p "$root" "$froot" "$logs"
 holder=""
 
-step() { echo "--- deploy test [$((SECONDS - t0)) s]: $*"; }
+step() { echo "--- deploy chroot test [$((SECONDS - t0)) s]: $*"; }
 
 netns_pids() {
   # Every process in the test's network namespace: the daemons, their containers, the job.
@@ -82,16 +82,16 @@ cleanup() {
     done
   done
   if awk -v r="$work" 'index($5, r "/") == 1 {found=1} END {exit !found}' /proc/self/mountinfo; then
-    echo "deploy test: could not unmount everything under $work; leaving it" >&2
+    echo "deploy chroot test: could not unmount everything under $work; leaving it" >&2
   elif [ "${FPGAMR_TEST_KEEP:-0}" = 1 ]; then
-    echo "deploy test: work folder kept: $work" >&2
+    echo "deploy chroot test: work folder kept: $work" >&2
   else
     rm -rf --one-file-system "$work"
   fi
   exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'fail "interrupted (a signal or the time limit)"' INT TERM
 
 # --- 0. A snapshot of the build outputs the playbook ships ---------------------------------------
 # Other builds may rewrite the checkout's target/ folders while the test runs; both playbook runs
@@ -390,4 +390,4 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
   || fail "Prometheus has not loaded the recording rules"
 step "Prometheus: recording rules loaded"
 
-echo "deploy test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin config; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin config; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
