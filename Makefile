@@ -20,7 +20,7 @@ run: build
 	bin/fpgamr search $(DIGEST) --bits $(BITS)
 
 ## test: install, build, and run every test suite
-test: deps
+test: build
 	bin/run-tests
 
 ## bench: values/s of the map-side MD5 and of the whole job in both modes at 28 bits
