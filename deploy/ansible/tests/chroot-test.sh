@@ -217,6 +217,10 @@ fpga_kernel_headers_package: linux-headers-$krel
 fpga_design_required: false
 hadoop_nm_memory_mb: 1024
 hadoop_nm_vcores: 2
+# Its NodeManager is started after the job: one simulated accelerator (hdl's Verilated model),
+# and a shuffle port of its own (both NodeManagers share the test's network namespace).
+hadoop_fpga_vsim_devices: 1
+hadoop_shuffle_port: 13563
 EOF
 
 play() {
@@ -263,12 +267,16 @@ if [ -f "$work/src/hdl/build/fpgamr-md5acc.dtbo" ]; then
   check "fpga1: overlay in /lib/firmware" cmp "$work/src/hdl/build/fpgamr-md5acc.dtbo" "$froot/lib/firmware/fpgamr-md5acc.dtbo"
 fi
 check "fpga1: overlay unit enabled" test -L "$froot/etc/systemd/system/multi-user.target.wants/fpgamr-overlay.service"
-check "fpga1: NodeManager with the FPGA resource plugin" \
-  grep -q '<value>yarn.io/fpga</value>' "$froot/etc/hadoop/yarn-site.xml"
+check "fpga1: NodeManager with the FPGA device plugin" \
+  grep -q '<value>io.fpgamr.yarn.FpgaDevicePlugin</value>' "$froot/etc/hadoop/yarn-site.xml"
+check "fpga1: NodeManager with the FPGA container executor" \
+  grep -q '<value>io.fpgamr.yarn.FpgaContainerExecutor</value>' "$froot/etc/hadoop/yarn-site.xml"
 check "fpga1: NodeManager class path has the plugin's jars" \
-  grep -q 'yarn-fpga-resource/target/\*' "$froot/etc/systemd/system/hadoop-yarn-nodemanager.service"
+  sh -c "grep -q '/opt/fpgamr/nm-plugin/\\*' '$froot/etc/systemd/system/hadoop-yarn-nodemanager.service' && ls '$froot'/opt/fpgamr/nm-plugin/yarn-fpga-resource-*.jar"
+check "fpga1: the design loader and its sudo rule (yarn may run it, and only it)" \
+  sh -c "test -x '$froot/usr/local/sbin/fpgamr-program' && chroot '$froot' sudo -l -U yarn | grep -q 'NOPASSWD: /usr/local/sbin/fpgamr-program'"
 check "node1: no FPGA plugin on a worker without FPGA" \
-  sh -c "! grep -q 'resource-plugins' '$root/etc/hadoop/yarn-site.xml'"
+  sh -c "! grep -q 'pluggable-device-framework' '$root/etc/hadoop/yarn-site.xml'"
 check "node1: no udev rules on a worker without FPGA" test ! -e "$root/etc/udev/rules.d/60-fpgamr.rules"
 check "node1: yarn.io/fpga is a resource type of the cluster" grep -q 'yarn.io/fpga' "$root/etc/hadoop/resource-types.xml"
 check "node1: the scheduler uses the DominantResourceCalculator" \
@@ -363,7 +371,25 @@ ok = [a for a in apps if a.get("finalStatus") == "SUCCEEDED" and a.get("applicat
 print("YARN applications that succeeded: %s" % ", ".join("%s (%s)" % (a["id"], a["name"]) for a in ok))
 sys.exit(0 if ok else 1)' || fail "the ResourceManager lists no succeeded MapReduce application: the job did not run on YARN"
 
-# --- 8. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
+# --- 8. The FPGA worker's NodeManager: the deployed plugin registers its (simulated) device -------
+step "starting fpga1's NodeManager from its unit (FPGA plugin, one simulated accelerator)"
+start_unit_in() {  # ROOT UNIT LOGNAME
+  "$py" "$here/tests/unitexec.py" "$1" "$holder" "$2" --print >"$logs/$3.cmd" || fail "cannot read $2 in $1"
+  setsid "$py" "$here/tests/unitexec.py" "$1" "$holder" "$2" >"$logs/$3.out" 2>&1 </dev/null &
+}
+start_unit_in "$froot" hadoop-yarn-nodemanager.service fpga1-nodemanager
+fpga_node() {
+  http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | "$py" -c '
+import json, sys
+nodes = json.load(sys.stdin)["nodes"]["node"]
+fpga = {n["nodeHostName"]: sum(r.get("value", 0) for r in n["totalResource"]["resourceInformations"]["resourceInformation"]
+                               if r["name"] == "yarn.io/fpga") for n in nodes if n["state"] == "RUNNING"}
+sys.exit(0 if fpga.get("127.0.0.2") == 1 and fpga.get("127.0.0.1") == 0 else 1)'
+}
+wait_for 120 "fpga1's NodeManager registered with yarn.io/fpga = 1 (node1: 0)" fpga_node \
+  || { tail -n 30 "$froot/var/log/hadoop/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA"; }
+
+# --- 9. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
 if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.service"; then
   for p in 27001:namenode 27002:datanode 27003:resourcemanager 27004:nodemanager 27005:jobhistoryserver; do
     http_get "http://127.0.0.1:${p%%:*}/metrics" | grep -q "^hadoop_${p#*:}_" \
