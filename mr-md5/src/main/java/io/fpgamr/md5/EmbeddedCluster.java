@@ -1,9 +1,13 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.design.FpgaContainer;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -11,33 +15,58 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 
 /**
- * An in-process cluster with real daemons: a NameNode and DataNode (MiniDFSCluster), and a
- * ResourceManager, NodeManager and JobHistoryServer (MiniMRYarnCluster) whose containers are
- * separate JVMs. Sized so that {@link #mapSlots()} maps run at once, one per core.
+ * An in-process heterogeneous cluster with real daemons: a NameNode and DataNode (MiniDFSCluster);
+ * a ResourceManager, JobHistoryServer and a CPU-only NodeManager (MiniMRYarnCluster); and an FPGA
+ * node, a second NodeManager offering simulated FPGAs ({@code yarn.io/fpga}, vsim devices) through
+ * the yarn-fpga-resource plugin. Containers are separate JVMs. MiniYARNCluster gives all its
+ * NodeManagers one configuration, so the FPGA node is a NodeManager of its own, with its own
+ * configuration, joined to the same ResourceManager. Scheduling uses the DominantResourceCalculator,
+ * so a container asking for an FPGA lands only where one is free, and fair ordering, so that two
+ * jobs share the cluster. The CPU node has room for an AM and a map per core, the FPGA node for an
+ * AM and a map per core and per device: {@link #mapSlots()} maps in all.
  */
-final class EmbeddedCluster implements AutoCloseable {
+public final class EmbeddedCluster implements AutoCloseable {
     static final int MAP_MB = 768;
     static final int REDUCE_MB = 1024;
     static final int AM_MB = 768;
+    public static final int DEFAULT_FPGA_DEVICES = 2;
+    /** Set in {@link #config()}: where the FPGA node keeps its devices' state and logs. */
+    public static final String FPGA_STATE_KEY = "fpgamr.embedded.fpga-node.state-dir";
 
     private final Path workDir;
     private final MiniDFSCluster dfs;
     private final MiniMRYarnCluster yarn;
+    private final NodeManager fpgaNode;
+    private final Path fpgaState;
     private final int mapSlots;
 
-    private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, int mapSlots) {
+    private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, NodeManager fpgaNode, Path fpgaState,
+        int mapSlots) {
         this.workDir = workDir;
         this.dfs = dfs;
         this.yarn = yarn;
+        this.fpgaNode = fpgaNode;
+        this.fpgaState = fpgaState;
         this.mapSlots = mapSlots;
     }
 
     static EmbeddedCluster start(Configuration base, String jvmOpts) throws IOException {
+        return start(base, jvmOpts, DEFAULT_FPGA_DEVICES);
+    }
+
+    /** Starts the cluster; its FPGA node offers {@code fpgaDevices} simulated devices (0: a second CPU node). */
+    public static EmbeddedCluster start(Configuration base, String jvmOpts, int fpgaDevices) throws IOException {
         Path work = Files.createTempDirectory("fpgamr-embedded-");
         int slots = Math.max(1, Runtime.getRuntime().availableProcessors());
+        int fpgaSlots = slots + fpgaDevices;
         // The mini clusters put their NodeManager and log dirs under test.build.data (default:
         // target/test/data in the current directory); keep them in the work dir instead.
         System.setProperty("test.build.data", work.resolve("yarn").toString());
@@ -46,18 +75,31 @@ final class EmbeddedCluster implements AutoCloseable {
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("dfs").toString());
         conf.set("hadoop.tmp.dir", work.resolve("tmp").toString());
         MiniDFSCluster dfs = null;
+        MiniMRYarnCluster yarn = null;
         try {
             dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
             dfs.waitActive();
             conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
-            // Room for the AM and one map per core; reduces fit once maps finish.
-            conf.setInt(YarnConfiguration.NM_PMEM_MB, AM_MB + slots * MAP_MB);
+            // The CPU node: room for the AM and one map per core; reduces fit once maps finish.
+            conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, AM_MB + slots * MAP_MB);
             conf.setInt(YarnConfiguration.NM_VCORES, slots + 1);
             conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
             conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
             conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.9f);
-            // Containers are separate JVMs: give them this JVM's classpath and JDK 17 flags.
-            String cp = System.getProperty("java.class.path").replace(File.pathSeparatorChar, ',');
+            // FPGAs are a resource type; memory, cores and FPGAs all count when placing a container,
+            // and two jobs' AMs may run at once.
+            conf.set(YarnConfiguration.RESOURCE_TYPES, FpgaContainer.RESOURCE);
+            conf.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
+            conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
+            conf.set("yarn.scheduler.capacity.root.default.ordering-policy", "fair");
+            // Containers are separate JVMs: give them this JVM's classpath and JDK 17 flags, and
+            // (first) a directory with resource-types.xml, which the MR AM reads from its classpath.
+            Path confDir = work.resolve("conf");
+            Files.createDirectories(confDir);
+            Files.writeString(confDir.resolve("resource-types.xml"), "<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>"
+                + YarnConfiguration.RESOURCE_TYPES + "</name><value>" + FpgaContainer.RESOURCE + "</value></property>\n</configuration>\n",
+                StandardCharsets.UTF_8);
+            String cp = confDir + "," + System.getProperty("java.class.path").replace(File.pathSeparatorChar, ',');
             conf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, cp);
             conf.set(MRJobConfig.MAPREDUCE_APPLICATION_CLASSPATH, cp);
             conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m " + jvmOpts);
@@ -67,11 +109,18 @@ final class EmbeddedCluster implements AutoCloseable {
             conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, REDUCE_MB);
             conf.setInt(MRJobConfig.MR_AM_VMEM_MB, AM_MB);
             conf.set(MRConfig.FRAMEWORK_NAME, MRConfig.YARN_FRAMEWORK_NAME);
-            MiniMRYarnCluster yarn = new MiniMRYarnCluster("fpgamr", 1);
+            yarn = new MiniMRYarnCluster("fpgamr", 1);
             yarn.init(conf);
             yarn.start();
-            return new EmbeddedCluster(work, dfs, yarn, slots);
+            Path fpgaState = work.resolve("fpga-node");
+            NodeManager fpgaNode = startFpgaNode(yarn, work.resolve("fpga-nm"), fpgaState, fpgaDevices, fpgaSlots, base);
+            EmbeddedCluster c = new EmbeddedCluster(work, dfs, yarn, fpgaNode, fpgaState, slots + fpgaSlots);
+            c.awaitNodes(fpgaDevices);
+            return c;
         } catch (IOException | RuntimeException e) {
+            if (yarn != null) {
+                yarn.stop();
+            }
             if (dfs != null) {
                 dfs.shutdown();
             }
@@ -80,18 +129,94 @@ final class EmbeddedCluster implements AutoCloseable {
         }
     }
 
-    /** The job configuration: the cluster's, with the file system and job defaults set. */
-    Configuration config() {
-        return new Configuration(yarn.getConfig());
+    /**
+     * The FPGA node: the cluster's configuration (with the ResourceManager's bound addresses) plus
+     * its own directories, ports and resources, the FPGA device plugin and the executor that gives
+     * containers their devices. Settings from {@code base} under {@code fpgamr.fpga.} (health
+     * intervals, say) apply to it.
+     */
+    private static NodeManager startFpgaNode(MiniMRYarnCluster yarn, Path dir, Path state, int devices, int slots, Configuration base)
+        throws IOException {
+        Configuration rm = yarn.getResourceManager().getConfig();
+        YarnConfiguration c = new YarnConfiguration(yarn.getConfig());
+        for (String k : new String[] {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
+            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS}) {
+            c.set(k, rm.get(k));
+        }
+        String host = MiniYARNCluster.getHostname();
+        Files.createDirectories(dir.resolve("local"));
+        Files.createDirectories(dir.resolve("log"));
+        c.set(YarnConfiguration.NM_LOCAL_DIRS, dir.resolve("local").toString());
+        c.set(YarnConfiguration.NM_LOG_DIRS, dir.resolve("log").toString());
+        c.set(YarnConfiguration.NM_ADDRESS, host + ":0");
+        c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
+        c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
+        c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
+        c.setInt(YarnConfiguration.NM_PMEM_MB, AM_MB + slots * MAP_MB);
+        c.setInt(YarnConfiguration.NM_VCORES, slots + 1);
+        c.setBoolean(YarnConfiguration.NM_ENABLE_HARDWARE_CAPABILITY_DETECTION, false);
+        c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
+        c.setLong(YarnConfiguration.NM_RESOURCE_MON_INTERVAL_MS, 0);
+        c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, "io.fpgamr.yarn.FpgaContainerExecutor");
+        c.setBoolean(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_ENABLED, true);
+        c.set(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_DEVICE_CLASSES, "io.fpgamr.yarn.FpgaDevicePlugin");
+        c.setInt("fpgamr.fpga.vsim.devices", devices);
+        c.set("fpgamr.fpga.state-dir", state.toString());
+        c.setBoolean("fpgamr.fpga.uio.discover", false);
+        base.getPropsWithPrefix("fpgamr.fpga.").forEach((k, v) -> c.set("fpgamr.fpga." + k, v));
+        NodeManager nm = new NodeManager();
+        nm.init(c);
+        nm.start();
+        if (nm.getServiceState() != Service.STATE.STARTED) {
+            throw new IOException("the FPGA NodeManager failed to start");
+        }
+        return nm;
     }
 
-    int mapSlots() {
+    /** Waits until the ResourceManager has both nodes, the FPGA node with its devices. */
+    private void awaitNodes(int fpgaDevices) throws IOException {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+            int nodes = 0;
+            long fpgas = 0;
+            for (RMNode n : yarn.getResourceManager().getRMContext().getRMNodes().values()) {
+                nodes++;
+                Resource r = n.getTotalCapability();
+                fpgas += r.getResourceValue(FpgaContainer.RESOURCE);
+            }
+            if (nodes == 2 && fpgas == fpgaDevices) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new IOException("the embedded cluster's NodeManagers did not register within 60 s");
+    }
+
+    /** The job configuration: the cluster's, with the file system and job defaults set. */
+    public Configuration config() {
+        Configuration c = new Configuration(yarn.getConfig());
+        c.set(FPGA_STATE_KEY, fpgaState.toString());
+        return c;
+    }
+
+    /** Where the FPGA node keeps its devices (vsimN/: the loaded model, design.properties, device.log). */
+    public Path fpgaState() {
+        return fpgaState;
+    }
+
+    public int mapSlots() {
         return mapSlots;
     }
 
     @Override
     public void close() {
         try {
+            fpgaNode.stop();
             yarn.stop();
         } finally {
             dfs.shutdown();
@@ -105,5 +230,45 @@ final class EmbeddedCluster implements AutoCloseable {
         } catch (IOException e) {
             // Best effort: a temp dir left behind is harmless.
         }
+    }
+
+    /**
+     * Runs the cluster until standard input closes, for trying jobs against a standing
+     * heterogeneous cluster ({@code bin/fpgamr search -conf FILE ... --cluster conf}) and for the
+     * integration tests: {@code EmbeddedCluster --client-conf FILE [--fpga-devices N] [-D key=value]...}
+     * writes the client configuration to FILE once the cluster is up.
+     */
+    public static void main(String[] args) throws Exception {
+        java.util.logging.LogManager.getLogManager().reset();
+        Configuration base = new Configuration();
+        Path clientConf = null;
+        int devices = DEFAULT_FPGA_DEVICES;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--client-conf" -> clientConf = Path.of(args[++i]).toAbsolutePath();
+                case "--fpga-devices" -> devices = Integer.parseInt(args[++i]);
+                case "-D" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    base.set(kv[0], kv[1]);
+                }
+                default -> throw new IllegalArgumentException("usage: EmbeddedCluster --client-conf FILE [--fpga-devices N] [-D k=v]...");
+            }
+        }
+        if (clientConf == null) {
+            throw new IllegalArgumentException("--client-conf FILE is required");
+        }
+        try (EmbeddedCluster c = start(base, Md5Tool.JDK17_OPENS, devices)) {
+            Path tmp = clientConf.resolveSibling(clientConf.getFileName() + ".tmp");
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                c.config().writeXml(out);
+            }
+            Files.move(tmp, clientConf, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // Runs until standard input closes.
+            }
+        }
+        System.exit(0);
     }
 }

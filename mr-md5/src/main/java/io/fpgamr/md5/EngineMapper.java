@@ -3,7 +3,9 @@ package io.fpgamr.md5;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.TargetSet;
+import io.fpgamr.accel.design.FpgaContainer;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
@@ -28,11 +30,19 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         domain = new Domain(conf.getInt(JobKeys.BITS, 28));
         targets = TargetSet.of(Arrays.asList(conf.getStrings(JobKeys.TARGETS, new String[0])));
         int threads = Math.max(1, conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1));
-        String spec = conf.get(JobKeys.ENGINE, "auto");
+        // In a YARN container that the NodeManager gave an FPGA, the engine opens that device.
+        String spec = FpgaContainer.engineSpec(conf.get(JobKeys.ENGINE, "auto"), System.getenv());
         try {
             engine = Engines.open(spec, threads);
         } catch (IllegalArgumentException e) {
-            throw new IOException("cannot open MD5 engine '" + spec + "': " + e.getMessage(), e);
+            if (spec.startsWith("auto:")) {
+                LOG.warn("cannot open the FPGA lent to this task ({}); hashing on the CPU", e.getMessage());
+                spec = "cpu";
+                engine = Engines.open(spec, threads);
+            } else {
+                FpgaContainer.reportFault(Path.of(""), System.getenv(), e);
+                throw new IOException("cannot open MD5 engine '" + spec + "': " + e.getMessage(), e);
+            }
         }
         if (engine.name().equals("java") && !spec.equals("java")) {
             LOG.warn("no native MD5 kernel for this platform; hashing in pure Java");
@@ -42,6 +52,19 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         LocalTasks.MAPS.incrementAndGet();
         if (engine.kind().equals("fpga")) {
             LocalTasks.FPGA_MAPS.incrementAndGet();
+        }
+    }
+
+    /** A task whose FPGA fails tells the NodeManager, which takes the device out (see yarn-fpga-resource). */
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+        try {
+            super.run(context);
+        } catch (IOException | RuntimeException e) {
+            if (engine != null && engine.kind().equals("fpga")) {
+                FpgaContainer.reportFault(Path.of(""), System.getenv(), e);
+            }
+            throw e;
         }
     }
 

@@ -24,6 +24,8 @@ record JobOptions(
     String summaryJson,
     String accel,
     String device,
+    String design,
+    int fpgaDevices,
     boolean help) {
 
     enum Mode { SEARCH, BENCH }
@@ -57,6 +59,12 @@ record JobOptions(
                 + "java (pure Java)").build());
         o.addOption(Option.builder().longOpt("device").hasArg().argName("SPEC")
             .desc("FPGA device for --accel fpga|auto, e.g. vsim:pipelines=4,mhz=50 or uio:/dev/uio0").build());
+        o.addOption(Option.builder().longOpt("design").hasArg().argName("PACKAGE")
+            .desc("FPGA design the maps need, loaded by the NodeManager where a device holds another: a design package "
+                + "(local file or a URI on the cluster's file system) or vsim-pN, the simulated device's model with N pipelines "
+                + "(default on the embedded cluster: vsim-p4)").build());
+        o.addOption(Option.builder().longOpt("fpga-devices").hasArg().argName("N")
+            .desc("embedded cluster: simulated FPGAs on its FPGA node (default 2; 0: no FPGA in the cluster)").build());
         o.addOption(Option.builder("h").longOpt("help").desc("print this help").build());
         return o;
     }
@@ -83,7 +91,7 @@ record JobOptions(
             throw new UsageException(e.getMessage());
         }
         if (cl.hasOption("help")) {
-            return new JobOptions(mode, List.of(), 0, 0, 0, 0, 0, null, null, null, null, null, true);
+            return new JobOptions(mode, List.of(), 0, 0, 0, 0, 0, null, null, null, null, null, null, 0, true);
         }
         List<String> targets = new ArrayList<>();
         for (String a : cl.getArgList()) {
@@ -119,8 +127,15 @@ record JobOptions(
         if (!List.of("cpu", "fpga", "auto", "java").contains(accel)) {
             throw new UsageException("--accel must be cpu, fpga, auto or java, got '" + accel + "'");
         }
+        String design = cl.getOptionValue("design");
+        if (design != null && !design.matches("vsim-p[0-9]+") && !design.contains("://")
+            && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(design))) {
+            throw new UsageException("--design: no such design package: " + design);
+        }
+        int fpgaDevices = intOption(cl, "fpga-devices", 2, 0, 16);
         return new JobOptions(mode, Targets.unique(targets), bits, ppk, rps, maps, reducers, cluster,
-            cl.getOptionValue("output"), cl.getOptionValue("summary-json"), accel, cl.getOptionValue("device"), false);
+            cl.getOptionValue("output"), cl.getOptionValue("summary-json"), accel, cl.getOptionValue("device"), design, fpgaDevices,
+            false);
     }
 
     private static int intOption(CommandLine cl, String name, int dflt, int min, int max) throws UsageException {

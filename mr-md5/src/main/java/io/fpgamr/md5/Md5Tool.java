@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.accel.design.DesignPackage;
+import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.energy.EnergyConfig;
 import io.fpgamr.energy.EnergyMonitor;
 import io.fpgamr.energy.JobEnergy;
@@ -45,7 +47,9 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceTypeInfo;
 import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 
 /**
  * Runs the search or bench job on the chosen cluster, prints the preimages on stdout and the
@@ -115,9 +119,9 @@ public class Md5Tool extends Configured implements Tool {
 
     private int runEmbedded(JobOptions o, Configuration base, String outputName) throws Exception {
         java.nio.file.Path local = checkLocalOutput(outputName);
-        checkLocalEngine(o);
-        err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager + NodeManager)");
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(base, JDK17_OPENS)) {
+        err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, a CPU NodeManager and an "
+            + "FPGA NodeManager with " + o.fpgaDevices() + " simulated FPGA" + (o.fpgaDevices() == 1 ? "" : "s") + ")");
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(base, JDK17_OPENS, o.fpgaDevices())) {
             Configuration conf = cluster.config();
             Path outDir = new Path("/fpgamr/" + local.getFileName());
             return runJob(o, conf, outDir, cluster.mapSlots(), local);
@@ -217,6 +221,7 @@ public class Md5Tool extends Configured implements Tool {
         conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
         conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
         conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+        String design = requestFpgas(o, conf);
 
         Job job = Job.getInstance(conf, "fpgamr " + mode.name().toLowerCase() + " bits=" + o.bits());
         job.setJarByClass(Md5Tool.class);
@@ -272,6 +277,9 @@ public class Md5Tool extends Configured implements Tool {
             long fallback = job.getCounters().findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
             StageTimes stages = StageTimes.of(spans, submitMs, doneMs);
             Map<String, Object> summary = summary(o, domain, hashed, stages, spans, copyTo != null ? copyTo.toString() : outDir.toString());
+            if (design != null) {
+                summary.put("design", design);
+            }
             java.nio.file.Path energyDir = energyDir(o, outDir, copyTo, job);
             JobEnergy energy = monitor.finish(new JobRecord(job.getJobID().toString(), submitMs, doneMs, hashed, energySpans(spans)), energyDir);
             summary.put("energy", energy.toMap());
@@ -365,6 +373,90 @@ public class Md5Tool extends Configured implements Tool {
             }
         }
         return n;
+    }
+
+    /**
+     * On YARN, {@code --accel fpga} asks for one {@value FpgaContainer#RESOURCE} per map (after
+     * checking that the cluster has any), and {@code fpga} and {@code auto} ship the design package
+     * through the distributed cache for the NodeManager to load (see yarn-fpga-resource). Returns
+     * the design's description, or null when no design goes with the job.
+     */
+    private static String requestFpgas(JobOptions o, Configuration conf) throws IOException, UsageException {
+        boolean fpga = o.accel().equals("fpga");
+        if (!MRConfig.YARN_FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME)) || !(fpga || o.accel().equals("auto"))) {
+            return null;
+        }
+        if (fpga) {
+            checkFpgasOffered(conf);
+            conf.setLong(MRJobConfig.MAP_RESOURCE_TYPE_PREFIX + FpgaContainer.RESOURCE, 1);
+        }
+        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.ACCEL_ENV, o.accel());
+        String name = o.design() != null ? o.design() : o.cluster() == ClusterKind.EMBEDDED ? "vsim-p4" : null;
+        if (name == null) {
+            return null;
+        }
+        if (o.design() == null && !fpga) {
+            try {
+                DesignPackage.findVsimModel(4);
+            } catch (IOException e) {
+                return null;
+            }
+        }
+        String uri;
+        String described;
+        try {
+            if (name.matches("vsim-p[0-9]+")) {
+                int pipelines = Integer.parseInt(name.substring("vsim-p".length()));
+                java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "fpgamr-designs-" + System.getProperty("user.name"));
+                DesignPackage d = DesignPackage.createVsim(dir.resolve("md5acc-vsim-p" + pipelines + ".zip"), pipelines,
+                    DesignPackage.findVsimModel(pipelines));
+                uri = d.file().toUri().toString();
+                described = d.describe();
+            } else if (name.contains("://")) {
+                uri = name;
+                described = name;
+            } else {
+                DesignPackage d = DesignPackage.open(java.nio.file.Path.of(name).toAbsolutePath());
+                uri = d.file().toUri().toString();
+                described = d.describe();
+            }
+        } catch (IOException e) {
+            throw new UsageException("--design " + name + ": " + e.getMessage());
+        }
+        String files = conf.get("tmpfiles");
+        conf.set("tmpfiles", (files == null || files.isBlank() ? "" : files + ",") + uri + "#" + FpgaContainer.DESIGN_LINK);
+        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.DESIGN_ENV, FpgaContainer.DESIGN_LINK);
+        return described;
+    }
+
+    /** Fails before submission, in one line, when no running node offers an FPGA: such maps would wait forever. */
+    private static void checkFpgasOffered(Configuration conf) throws UsageException {
+        try (YarnClient yarn = YarnClient.createYarnClient()) {
+            yarn.init(conf);
+            yarn.start();
+            List<ResourceTypeInfo> types = yarn.getResourceTypeInfo();
+            if (types.stream().noneMatch(t -> t.getName().equals(FpgaContainer.RESOURCE))) {
+                throw new UsageException("--accel fpga: no FPGA in the cluster: its ResourceManager has no resource type "
+                    + FpgaContainer.RESOURCE + " (see yarn-fpga-resource/README.md)");
+            }
+            if (!ResourceUtils.getResourceTypes().containsKey(FpgaContainer.RESOURCE)) {
+                ResourceUtils.reinitializeResources(types);
+            }
+            long fpgas = 0;
+            int nodes = 0;
+            for (NodeReport n : yarn.getNodeReports(NodeState.RUNNING)) {
+                nodes++;
+                fpgas += n.getCapability().getResourceValue(FpgaContainer.RESOURCE);
+            }
+            if (fpgas == 0) {
+                throw new UsageException("--accel fpga: no FPGA in the cluster: none of its " + nodes + " running node"
+                    + (nodes == 1 ? "" : "s") + " offers " + FpgaContainer.RESOURCE);
+            }
+        } catch (UsageException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new UsageException("--accel fpga: cannot ask the ResourceManager for FPGAs: " + firstLine(e));
+        }
     }
 
     private static List<String> readResults(FileSystem fs, Path outDir) throws IOException {

@@ -348,14 +348,14 @@ public final class DesignPackage {
         return HexFormat.of().formatHex(md.digest());
     }
 
-    /** This machine's platform as the native build names its folders: {@code linux-x86_64}, {@code linux-aarch64}, ... */
+    /** This machine's platform as the native build names it: {@code linux-x86_64}, {@code linux-aarch64}, {@code linux-armhf}. */
     public static String hostPlatform() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
-        String arch = System.getProperty("os.arch", "");
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         arch = switch (arch) {
             case "amd64", "x86_64" -> "x86_64";
             case "aarch64", "arm64" -> "aarch64";
-            case "arm" -> "armv7l";
+            case "arm", "armv7", "armv7l", "armhf" -> "armhf";
             default -> arch;
         };
         return os + "-" + arch;
@@ -363,8 +363,9 @@ public final class DesignPackage {
 
     /**
      * The simulated device's model library with {@code pipelines} pipelines: in
-     * {@code $FPGAMR_VSIM_DIR}, in {@code -Dfpgamr.vsim.dir}, or in the checkout this code was
-     * built in ({@code jni-fpga/native/build/<platform>/}).
+     * {@code $FPGAMR_VSIM_DIR}, in {@code -Dfpgamr.vsim.dir}, in this jar
+     * ({@code /native/<platform>/}, copied out), or in the checkout this code was built in
+     * ({@code jni-fpga/native/build/<platform>/}).
      */
     public static Path findVsimModel(int pipelines) throws IOException {
         String lib = "libfpgamr-vsim-p" + pipelines + ".so";
@@ -372,6 +373,21 @@ public final class DesignPackage {
         for (String dir : new String[] {System.getenv("FPGAMR_VSIM_DIR"), System.getProperty("fpgamr.vsim.dir")}) {
             if (dir != null && !dir.isBlank()) {
                 tried.add(Path.of(dir, lib));
+            }
+        }
+        for (Path p : tried) {
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        try (InputStream in = DesignPackage.class.getResourceAsStream("/native/" + hostPlatform() + "/" + lib)) {
+            if (in != null) {
+                byte[] bytes = in.readAllBytes();
+                Path copy = Path.of(System.getProperty("java.io.tmpdir"), "fpgamr-designs-" + System.getProperty("user.name"), lib);
+                if (!Files.isRegularFile(copy) || !java.util.Arrays.equals(Files.readAllBytes(copy), bytes)) {
+                    writeAtomically(copy, out -> out.write(bytes));
+                }
+                return copy;
             }
         }
         try {

@@ -1,0 +1,237 @@
+package io.fpgamr.yarn;
+
+import io.fpgamr.accel.design.DesignPackage;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Properties;
+import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
+
+/**
+ * One accelerator of this node: its identity for YARN, the design it holds, its health, and its
+ * state directory, which keeps across NodeManager restarts what is loaded
+ * ({@value #DESIGN_FILE}) and an append-only event log ({@value #LOG_FILE}: loads, assignments,
+ * faults, health changes; one tab-separated line each).
+ *
+ * <p>Health: a device that fails a check, a load, or a container's work (its fault report) is
+ * unhealthy, gets no container and does not count in the node's resources; after
+ * {@link FpgaConf#RECOVERY_MS} it is tried again (its design reloaded and checked) and returns
+ * when that passes.
+ */
+abstract class Accelerator {
+    static final String DESIGN_FILE = "design.properties";
+    static final String LOG_FILE = "device.log";
+
+    final int id;
+    final String name;
+    final Path stateDir;
+    private final Device device;
+
+    // Written under this; the volatile ones are read without it (scheduling must not wait for a load).
+    private volatile Loaded loaded;
+    private volatile String problem;
+    private long nextRecoveryMs;
+    private volatile long lastUsedMs;
+    private volatile String holder;
+
+    /** The design a device holds, as recorded when it was loaded. */
+    record Loaded(String sha256, String name, String kind, int pipelines, String designId, String modelSha256) {
+        Properties toProperties() {
+            Properties p = new Properties();
+            p.setProperty("sha256", sha256);
+            p.setProperty("name", name);
+            p.setProperty("kind", kind);
+            p.setProperty("pipelines", Integer.toString(pipelines));
+            p.setProperty("design_id", designId);
+            if (modelSha256 != null) {
+                p.setProperty("model_sha256", modelSha256);
+            }
+            return p;
+        }
+
+        static Loaded of(Properties p) {
+            return new Loaded(p.getProperty("sha256"), p.getProperty("name"), p.getProperty("kind"),
+                Integer.parseInt(p.getProperty("pipelines")), p.getProperty("design_id"), p.getProperty("model_sha256"));
+        }
+
+        static Loaded of(DesignPackage d, String modelSha256) {
+            return new Loaded(d.sha256(), d.name(), d.kind().name().toLowerCase(java.util.Locale.ROOT), d.pipelines(), d.designId(),
+                modelSha256);
+        }
+    }
+
+    Accelerator(int id, String name, Path stateDir, Device.Builder device) throws IOException {
+        this.id = id;
+        this.name = name;
+        this.stateDir = stateDir;
+        this.device = device.setId(id).build();
+        Files.createDirectories(stateDir);
+        Path f = stateDir.resolve(DESIGN_FILE);
+        if (Files.isRegularFile(f)) {
+            Properties p = new Properties();
+            p.load(new StringReader(Files.readString(f, StandardCharsets.ISO_8859_1)));
+            try {
+                loaded = Loaded.of(p);
+            } catch (RuntimeException e) {
+                loaded = null;
+            }
+        }
+    }
+
+    /** {@code vsim} or {@code uio}. */
+    abstract String kind();
+
+    /** The driver spec of the device as it is now, for {@code Engines.open("fpga:" + spec)}. */
+    abstract String spec() throws IOException;
+
+    /** Checks the device; null when it is fine, else what is wrong. */
+    abstract String probe();
+
+    /** Loads a design onto the device and checks it; returns what is loaded. */
+    protected abstract Loaded install(DesignPackage design) throws IOException;
+
+    /** The device as YARN sees it (identity fixed at discovery; health as now). */
+    Device yarnDevice() {
+        return Device.Builder.newInstance().setId(device.getId()).setDevPath(device.getDevPath())
+            .setMajorNumber(device.getMajorNumber()).setMinorNumber(device.getMinorNumber()).setBusID(device.getBusID())
+            .setHealthy(problem == null).setStatus(problem != null ? "unhealthy: " + problem : loaded != null ? loaded.name() : "no design")
+            .build();
+    }
+
+    Loaded loaded() {
+        return loaded;
+    }
+
+    boolean healthy() {
+        return problem == null;
+    }
+
+    String problem() {
+        return problem;
+    }
+
+    String holder() {
+        return holder;
+    }
+
+    long lastUsedMs() {
+        return lastUsedMs;
+    }
+
+    synchronized void hold(String container, long now) {
+        holder = container;
+        lastUsedMs = now;
+    }
+
+    synchronized void unhold(String container) {
+        if (container.equals(holder)) {
+            holder = null;
+        }
+    }
+
+    /**
+     * Makes the device hold {@code design}: nothing to do when it already does (the same SHA-256),
+     * else a load. Returns true when it loaded. A failed load leaves the device unhealthy.
+     */
+    synchronized boolean ensure(DesignPackage design, String container, long recoveryMs) throws IOException {
+        if (loaded != null && loaded.sha256().equals(design.sha256())) {
+            return false;
+        }
+        load(design, container, recoveryMs);
+        return true;
+    }
+
+    private void load(DesignPackage design, String container, long recoveryMs) throws IOException {
+        Loaded before = loaded;
+        try {
+            loaded = install(design);
+            writeLoaded(loaded);
+            log("load", "sha256=" + design.sha256(), "name=" + design.name(), "container=" + container,
+                "replaces=" + (before == null ? "-" : before.sha256()));
+        } catch (IOException | RuntimeException e) {
+            forget();
+            markUnhealthy("loading " + design.describe() + " failed: " + e.getMessage(), recoveryMs);
+            throw new IOException(name + ": loading " + design.describe() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Forgets the loaded design (the device's contents are unknown after a failed load). */
+    private void forget() throws IOException {
+        loaded = null;
+        Files.deleteIfExists(stateDir.resolve(DESIGN_FILE));
+    }
+
+    private void writeLoaded(Loaded l) throws IOException {
+        StringWriter w = new StringWriter();
+        l.toProperties().store(w, "the design " + name + " holds");
+        DesignPackage.writeAtomically(stateDir.resolve(DESIGN_FILE), out -> out.write(w.toString().getBytes(StandardCharsets.ISO_8859_1)));
+    }
+
+    synchronized void markUnhealthy(String why, long recoveryMs) {
+        nextRecoveryMs = System.currentTimeMillis() + recoveryMs;
+        if (!why.equals(problem)) {
+            problem = why;
+            log("unhealthy", "reason=" + why);
+        }
+    }
+
+    /**
+     * One health round: a healthy device is checked; an unhealthy one that nobody holds is, once
+     * its recovery time has come, reloaded with its design (from {@code cache}) and checked.
+     */
+    synchronized void check(DesignCache cache, long recoveryMs) {
+        long now = System.currentTimeMillis();
+        if (problem == null) {
+            String p = probe();
+            if (p != null) {
+                markUnhealthy(p, recoveryMs);
+            }
+            return;
+        }
+        if (holder != null || now < nextRecoveryMs) {
+            return;
+        }
+        String p;
+        try {
+            DesignPackage d = loaded != null ? cache.get(loaded.sha256()) : null;
+            if (d != null) {
+                loaded = install(d);
+                writeLoaded(loaded);
+                log("load", "sha256=" + d.sha256(), "name=" + d.name(), "container=recovery", "replaces=" + d.sha256());
+            }
+            p = probe();
+        } catch (IOException | RuntimeException e) {
+            p = "recovery failed: " + e.getMessage();
+        }
+        if (p == null) {
+            problem = null;
+            log("healthy");
+        } else {
+            nextRecoveryMs = now + recoveryMs;
+        }
+    }
+
+    /** Appends one event to the device's log: time, event, then key=value fields, tab-separated. */
+    synchronized void log(String event, String... fields) {
+        StringBuilder line = new StringBuilder().append(System.currentTimeMillis()).append('\t').append(event);
+        for (String f : fields) {
+            line.append('\t').append(f.replaceAll("[\\t\\r\\n]+", " "));
+        }
+        line.append('\n');
+        try {
+            Files.writeString(stateDir.resolve(LOG_FILE), line, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // The log is for people and tests; the device works without it.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + (problem != null ? " (unhealthy: " + problem + ")" : holder != null ? " (in use by " + holder + ")" : " (free)");
+    }
+}

@@ -1,0 +1,49 @@
+package io.fpgamr.yarn;
+
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+
+/** The plugin's settings, read from the NodeManager's configuration (yarn-site.xml). */
+public final class FpgaConf {
+    /** Per-device state (the loaded design, the event log; a vsim device lives there). Default: {@code ${hadoop.tmp.dir}/fpgamr-fpga}. */
+    public static final String STATE_DIR = "fpgamr.fpga.state-dir";
+    /** Simulated devices this node offers (vsim0 .. vsimN-1). Default 0. */
+    public static final String VSIM_DEVICES = "fpgamr.fpga.vsim.devices";
+    /** Driver options added to every vsim device's spec, e.g. {@code mhz=50}. */
+    public static final String VSIM_OPTIONS = "fpgamr.fpga.vsim.options";
+    /** Where sysfs is mounted; a test fixture tree laid out like the kernel's can stand in. Default {@code /sys}. */
+    public static final String SYSFS_ROOT = "fpgamr.fpga.sysfs-root";
+    /** Where the device nodes are. Default {@code /dev}. */
+    public static final String DEV_ROOT = "fpgamr.fpga.dev-root";
+    /** Look for real accelerators (UIO devices named fpgamr-md5) in sysfs. Default true. */
+    public static final String UIO_DISCOVER = "fpgamr.fpga.uio.discover";
+    /** Driver options added to every uio device's spec, e.g. {@code timeout_ms=2000}. */
+    public static final String UIO_OPTIONS = "fpgamr.fpga.uio.options";
+    /**
+     * The privileged command that loads a hardware design, run as
+     * {@code <command...> <platform-device> <design.rbf> <overlay.dtbo>}.
+     */
+    public static final String PROGRAM_COMMAND = "fpgamr.fpga.program.command";
+    public static final String DEFAULT_PROGRAM_COMMAND = "sudo -n /usr/local/sbin/fpgamr-program";
+    /** How long loading a hardware design may take, until the accelerator answers with its DESIGN_ID. */
+    public static final String PROGRAM_TIMEOUT_MS = "fpgamr.fpga.program.timeout-ms";
+    /** How often the devices are checked. */
+    public static final String HEALTH_INTERVAL_MS = "fpgamr.fpga.health.interval-ms";
+    /** How long an unhealthy device stays out before it is tried again (its design reloaded and checked). */
+    public static final String RECOVERY_MS = "fpgamr.fpga.health.recovery-ms";
+    /** How long a container that asked for FPGAs waits for enough free healthy ones on this node. */
+    public static final String WAIT_MS = "fpgamr.fpga.wait-ms";
+    /** Lend a free device to containers that asked for none but run with FPGAMR_ACCEL=auto (not under the LinuxContainerExecutor). */
+    public static final String LEND_TO_AUTO = "fpgamr.fpga.lend-to-auto";
+
+    private FpgaConf() {
+    }
+
+    static Path stateDir(Configuration conf) {
+        String dir = conf.get(STATE_DIR);
+        if (dir == null || dir.isBlank()) {
+            dir = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/fpgamr-fpga";
+        }
+        return Path.of(dir).toAbsolutePath();
+    }
+}

@@ -1,0 +1,253 @@
+package io.fpgamr.yarn;
+
+import io.fpgamr.accel.design.DesignPackage;
+import io.fpgamr.accel.design.FpgaContainer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The accelerators of one NodeManager and who holds them: discovery, the choice of a device for
+ * a container (one that already holds the requested design first), design loading, faults and
+ * health. Thread-safe; when both are needed, the device framework's lock is taken before this
+ * one (the framework calls {@link #allocate} while holding its own).
+ */
+public final class FpgaNode {
+    private static final Logger LOG = LoggerFactory.getLogger(FpgaNode.class);
+
+    private final List<Accelerator> devices;
+    private final DesignCache designs;
+    private final long recoveryMs;
+    private final Map<String, List<Accelerator>> held = new LinkedHashMap<>();
+    private final Set<String> lent = new HashSet<>();
+    private int waiting;
+
+    FpgaNode(List<Accelerator> devices, DesignCache designs, long recoveryMs) {
+        this.devices = List.copyOf(devices);
+        this.designs = designs;
+        this.recoveryMs = recoveryMs;
+    }
+
+    /**
+     * The node's accelerators: {@link FpgaConf#VSIM_DEVICES} simulated ones ({@code vsim0..}, ids
+     * from 0), then the real ones sysfs shows, by platform device name.
+     */
+    static FpgaNode discover(Configuration conf) throws IOException {
+        Path state = FpgaConf.stateDir(conf);
+        Files.createDirectories(state);
+        List<Accelerator> found = new ArrayList<>();
+        int vsim = conf.getInt(FpgaConf.VSIM_DEVICES, 0);
+        for (int i = 0; i < vsim; i++) {
+            found.add(new VsimAccelerator(found.size(), state.resolve("vsim" + i), conf.get(FpgaConf.VSIM_OPTIONS, "")));
+        }
+        if (conf.getBoolean(FpgaConf.UIO_DISCOVER, true)) {
+            Path sysfs = Path.of(conf.get(FpgaConf.SYSFS_ROOT, "/sys"));
+            Path dev = Path.of(conf.get(FpgaConf.DEV_ROOT, "/dev"));
+            List<String> cmd = Arrays.asList(conf.get(FpgaConf.PROGRAM_COMMAND, FpgaConf.DEFAULT_PROGRAM_COMMAND).trim().split("\\s+"));
+            for (UioAccelerator.Info info : UioAccelerator.scan(sysfs)) {
+                found.add(new UioAccelerator(found.size(), info, state.resolve(info.platformDevice()), sysfs, dev,
+                    conf.get(FpgaConf.UIO_OPTIONS, ""), cmd, conf.getLong(FpgaConf.PROGRAM_TIMEOUT_MS, 30_000)));
+            }
+        }
+        FpgaNode node = new FpgaNode(found, new DesignCache(state.resolve("designs")),
+            conf.getLong(FpgaConf.RECOVERY_MS, 30_000));
+        for (Accelerator a : found) {
+            Accelerator.Loaded l = a.loaded();
+            a.log("discovered", "kind=" + a.kind(), "holds=" + (l == null ? "-" : l.sha256()));
+        }
+        node.checkAll();
+        LOG.info("FPGA devices of this node: {}", found);
+        return node;
+    }
+
+    List<Accelerator> devices() {
+        return devices;
+    }
+
+    DesignCache designs() {
+        return designs;
+    }
+
+    long recoveryMs() {
+        return recoveryMs;
+    }
+
+    Accelerator byId(int id) {
+        for (Accelerator a : devices) {
+            if (a.id == id) {
+                return a;
+            }
+        }
+        throw new IllegalArgumentException("no FPGA device with id " + id);
+    }
+
+    /** Every device as YARN sees it, healthy or not. */
+    Set<Device> yarnDevices() {
+        Set<Device> s = new TreeSet<>();
+        for (Accelerator a : devices) {
+            s.add(a.yarnDevice());
+        }
+        return s;
+    }
+
+    int healthyCount() {
+        return (int) devices.stream().filter(Accelerator::healthy).count();
+    }
+
+    /** The free devices ({@code free}: those the framework has not given out) that are healthy and held by nobody. */
+    synchronized int usable(Set<Device> free) {
+        return (int) free.stream().map(d -> byId(d.getId())).filter(a -> a.healthy() && a.holder() == null).count();
+    }
+
+    /**
+     * Picks {@code count} devices for a container among {@code available}: healthy ones held by
+     * nobody, those already holding the requested design ({@value FpgaContainer#DESIGN_SHA256_ENV})
+     * first, then empty ones, then the least recently used. A container that already holds
+     * devices (the second call under the LinuxContainerExecutor) gets them again. May return
+     * fewer than asked when there are not enough.
+     */
+    synchronized Set<Device> allocate(Set<Device> available, int count, Map<String, String> env) {
+        String container = env.getOrDefault("CONTAINER_ID", "?");
+        Set<Integer> availableIds = available.stream().map(Device::getId).collect(Collectors.toSet());
+        List<Accelerator> mine = held.get(container);
+        if (mine != null && mine.size() == count && mine.stream().allMatch(a -> availableIds.contains(a.id))) {
+            return toDevices(mine);
+        }
+        List<Accelerator> pick = rank(availableIds, env.get(FpgaContainer.DESIGN_SHA256_ENV), false).stream().limit(count).toList();
+        hold(container, pick);
+        return toDevices(pick);
+    }
+
+    /**
+     * Lends a free device to a container that asked for none (FPGAMR_ACCEL=auto): only when no
+     * container that asked for FPGAs is waiting, and without a design only a device that holds
+     * one. Null when there is none to lend.
+     */
+    synchronized Accelerator lend(Set<Device> free, String container, String wantSha) {
+        if (waiting > 0) {
+            return null;
+        }
+        List<Accelerator> r = rank(free.stream().map(Device::getId).collect(Collectors.toSet()), wantSha, wantSha == null);
+        if (r.isEmpty()) {
+            return null;
+        }
+        hold(container, List.of(r.get(0)));
+        lent.add(container);
+        return r.get(0);
+    }
+
+    private List<Accelerator> rank(Set<Integer> ids, String wantSha, boolean loadedOnly) {
+        return devices.stream()
+            .filter(a -> ids.contains(a.id) && a.healthy() && a.holder() == null)
+            .filter(a -> a.loaded() != null || !(loadedOnly || (wantSha == null && a instanceof VsimAccelerator)))
+            .sorted(Comparator.<Accelerator>comparingInt(a -> {
+                Accelerator.Loaded l = a.loaded();
+                if (l != null && (wantSha == null || l.sha256().equals(wantSha))) {
+                    return 0;
+                }
+                return l == null ? 1 : 2;
+            }).thenComparingLong(Accelerator::lastUsedMs).thenComparingInt(a -> a.id))
+            .toList();
+    }
+
+    private static Set<Device> toDevices(List<Accelerator> l) {
+        Set<Device> s = new TreeSet<>();
+        for (Accelerator a : l) {
+            s.add(a.yarnDevice());
+        }
+        return s;
+    }
+
+    private void hold(String container, List<Accelerator> pick) {
+        long now = System.currentTimeMillis();
+        for (Accelerator a : pick) {
+            a.hold(container, now);
+        }
+        held.put(container, new ArrayList<>(pick));
+    }
+
+    synchronized void waiting(int delta) {
+        waiting += delta;
+    }
+
+    synchronized List<Accelerator> held(String container) {
+        List<Accelerator> l = held.get(container);
+        return l == null ? List.of() : List.copyOf(l);
+    }
+
+    synchronized boolean isLent(String container) {
+        return lent.contains(container);
+    }
+
+    synchronized Set<String> holders() {
+        return Set.copyOf(held.keySet());
+    }
+
+    /** Frees a container's devices; returns them. */
+    synchronized List<Accelerator> release(String container, String why) {
+        List<Accelerator> l = held.remove(container);
+        lent.remove(container);
+        if (l == null) {
+            return List.of();
+        }
+        for (Accelerator a : l) {
+            a.unhold(container);
+            a.log("release", "container=" + container, "why=" + why);
+        }
+        return l;
+    }
+
+    /**
+     * Gives a device the design the container asked for, loading it only when the device holds
+     * another one, and records the assignment ({@code want} and {@code holds} in the log are the
+     * same hash whenever a design was asked for).
+     */
+    void prepare(Accelerator a, DesignPackage design, String container) throws IOException {
+        boolean lentTo = isLent(container);
+        if (design == null) {
+            if (a.loaded() == null && a instanceof VsimAccelerator) {
+                throw new IOException(a.name + " holds no design and the container named none (" + FpgaContainer.DESIGN_ENV + ")");
+            }
+        } else {
+            designs.keep(design);
+            a.ensure(design, container, recoveryMs);
+        }
+        Accelerator.Loaded l = a.loaded();
+        a.log("assign", "container=" + container, "want=" + (design == null ? "-" : design.sha256()),
+            "holds=" + (l == null ? "-" : l.sha256()), "mode=" + (lentTo ? "lent" : "requested"));
+    }
+
+    /** A container reported its device as failed: take its devices out. */
+    void fault(String container, String reason) {
+        for (Accelerator a : held(container)) {
+            a.log("fault", "container=" + container, "reason=" + reason);
+            a.markUnhealthy("container " + container + " reported: " + reason, recoveryMs);
+        }
+    }
+
+    /** One health round over every device. */
+    void checkAll() {
+        for (Accelerator a : devices) {
+            a.check(designs, recoveryMs);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return devices.toString();
+    }
+}

@@ -1,0 +1,185 @@
+package io.fpgamr.yarn;
+
+import io.fpgamr.accel.design.DesignPackage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
+
+/**
+ * A real accelerator, driven by kernel/fpgamr.ko: a UIO device named {@value #UIO_NAME} whose
+ * platform device (the parent in sysfs) carries {@code design_id} and {@code regmap_version}
+ * (kernel/include/uapi/linux/fpgamr.h). It is known by its platform device's name (e.g.
+ * {@code ff200000.md5acc}), which stays when a reload renumbers {@code /dev/uioN}.
+ *
+ * <p>Loading a design runs the privileged command of {@link FpgaConf#PROGRAM_COMMAND} with the
+ * platform device, the design's {@code .rbf} and its overlay (the Linux FPGA manager does the
+ * rest), then waits until the accelerator is back and answers with the design's DESIGN_ID.
+ */
+final class UioAccelerator extends Accelerator {
+    static final String UIO_NAME = "fpgamr-md5";
+
+    /** What sysfs says about one fpgamr UIO device. */
+    record Info(String uio, String platformDevice, int major, int minor, String designId, long regmapVersion) {
+    }
+
+    private final Path sysfsRoot;
+    private final Path devRoot;
+    private final String options;
+    private final List<String> programCommand;
+    private final long programTimeoutMs;
+
+    UioAccelerator(int id, Info info, Path stateDir, Path sysfsRoot, Path devRoot, String options, List<String> programCommand,
+        long programTimeoutMs) throws IOException {
+        super(id, info.platformDevice(), stateDir, Device.Builder.newInstance().setDevPath(devRoot.resolve(info.uio()).toString())
+            .setMajorNumber(info.major()).setMinorNumber(info.minor()).setBusID(info.platformDevice()));
+        this.sysfsRoot = sysfsRoot;
+        this.devRoot = devRoot;
+        this.options = options == null ? "" : options.strip();
+        this.programCommand = programCommand;
+        this.programTimeoutMs = programTimeoutMs;
+    }
+
+    @Override
+    String kind() {
+        return "uio";
+    }
+
+    /** Every fpgamr accelerator sysfs shows, by platform device name. */
+    static List<Info> scan(Path sysfsRoot) throws IOException {
+        List<Info> found = new ArrayList<>();
+        Path cls = sysfsRoot.resolve("class/uio");
+        if (!Files.isDirectory(cls)) {
+            return found;
+        }
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(cls)) {
+            for (Path d : dirs) {
+                Info i = read(d);
+                if (i != null) {
+                    found.add(i);
+                }
+            }
+        }
+        found.sort(Comparator.comparing(Info::platformDevice));
+        return found;
+    }
+
+    private static Info read(Path uioDir) {
+        try {
+            if (!UIO_NAME.equals(attr(uioDir.resolve("name")))) {
+                return null;
+            }
+            Path dev = uioDir.resolve("device").toRealPath();
+            String[] mm = attr(uioDir.resolve("dev")).split(":");
+            String regmap = attr(dev.resolve("regmap_version"));
+            return new Info(uioDir.getFileName().toString(), dev.getFileName().toString(), Integer.parseInt(mm[0]),
+                Integer.parseInt(mm[1]), DesignPackage.normalizeDesignId(attr(dev.resolve("design_id"))),
+                Long.decode(regmap));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String attr(Path f) throws IOException {
+        return Files.readString(f, StandardCharsets.US_ASCII).strip();
+    }
+
+    private Info locate() {
+        try {
+            for (Info i : scan(sysfsRoot)) {
+                if (i.platformDevice().equals(name)) {
+                    return i;
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    @Override
+    String spec() throws IOException {
+        Info i = locate();
+        if (i == null) {
+            throw new IOException(name + ": no " + UIO_NAME + " UIO device in sysfs");
+        }
+        return "uio:" + devRoot.resolve(i.uio()) + (options.isEmpty() ? "" : "," + options);
+    }
+
+    @Override
+    String probe() {
+        Info i = locate();
+        if (i == null) {
+            return "no " + UIO_NAME + " UIO device for " + name + " in " + sysfsRoot + "/class/uio";
+        }
+        Loaded l = loaded();
+        String want = l != null ? l.designId() : DesignPackage.MD5A_DESIGN_ID;
+        if (!i.designId().equals(want)) {
+            return "design id mismatch: " + name + " answers " + i.designId() + ", expected " + want;
+        }
+        if ((i.regmapVersion() >>> 16) != 1) {
+            return String.format("register map version 0x%08x of %s is not 1.x", i.regmapVersion(), name);
+        }
+        if (!Files.exists(devRoot.resolve(i.uio()))) {
+            return "no device node " + devRoot.resolve(i.uio());
+        }
+        return null;
+    }
+
+    @Override
+    protected Loaded install(DesignPackage design) throws IOException {
+        if (design.kind() != DesignPackage.Kind.RBF) {
+            throw new IOException(design.describe() + " is a simulated design, " + name + " a hardware device");
+        }
+        Path staging = stateDir.resolve("staging").resolve(design.sha256());
+        Path rbf = staging.resolve(Path.of(design.rbfEntry()).getFileName());
+        Path dtbo = staging.resolve(Path.of(design.overlayEntry()).getFileName());
+        design.extract(design.rbfEntry(), rbf);
+        design.extract(design.overlayEntry(), dtbo);
+        List<String> cmd = new ArrayList<>(programCommand);
+        cmd.add(name);
+        cmd.add(rbf.toString());
+        cmd.add(dtbo.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        byte[] out;
+        try {
+            if (!p.waitFor(programTimeoutMs, TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + " did not finish in " + programTimeoutMs + " ms");
+            }
+            out = p.getInputStream().readAllBytes();
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while loading " + design.describe());
+        }
+        if (p.exitValue() != 0) {
+            String text = new String(out, StandardCharsets.UTF_8).strip();
+            throw new IOException(String.join(" ", cmd) + " failed (exit " + p.exitValue() + ")"
+                + (text.isEmpty() ? "" : ": " + text.lines().reduce((a, b) -> b).orElse("")));
+        }
+        long deadline = System.currentTimeMillis() + programTimeoutMs;
+        String last = "not seen";
+        while (System.currentTimeMillis() < deadline) {
+            Info i = locate();
+            if (i != null && i.designId().equals(design.designId())) {
+                return Loaded.of(design, null);
+            }
+            last = i == null ? "not in sysfs" : "answers " + i.designId();
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new IOException("design id mismatch after loading: " + name + " " + last + ", expected " + design.designId());
+    }
+}

@@ -1,0 +1,115 @@
+package io.fpgamr.yarn;
+
+import io.fpgamr.accel.design.DesignPackage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
+
+/**
+ * A simulated device: a state directory into which loading a design installs its Verilated model
+ * ({@value #MODEL}), which the driver loads when a container opens
+ * {@code vsim:pipelines=N,lib=<dir>/model.so,lock=<dir>/lock}. The design is really swapped: a
+ * container gets the model of the design it asked for, and the driver refuses a model whose
+ * pipeline count differs from the spec's.
+ *
+ * <p>Checks: the installed model must still be the loaded design's (its SHA-256, recomputed when
+ * the file changes): anything else is the simulated counterpart of a DESIGN_ID mismatch. Extra
+ * driver options for this one device (clock, AXI stalls, the driver's timeout) can be put in
+ * {@value #OPTIONS}, one comma-separated line.
+ */
+final class VsimAccelerator extends Accelerator {
+    static final String MODEL = "model.so";
+    static final String LOCK = "lock";
+    static final String OPTIONS = "options";
+
+    private final String nodeOptions;
+    private Object verifiedKey;
+
+    VsimAccelerator(int id, Path dir, String nodeOptions) throws IOException {
+        super(id, dir.getFileName().toString(), dir, Device.Builder.newInstance().setBusID("vsim:" + dir));
+        this.nodeOptions = nodeOptions == null ? "" : nodeOptions.strip();
+    }
+
+    @Override
+    String kind() {
+        return "vsim";
+    }
+
+    @Override
+    String spec() throws IOException {
+        Loaded l = loaded();
+        if (l == null) {
+            throw new IOException(name + " holds no design");
+        }
+        StringBuilder s = new StringBuilder("vsim:pipelines=").append(l.pipelines())
+            .append(",lib=").append(stateDir.resolve(MODEL)).append(",lock=").append(stateDir.resolve(LOCK));
+        if (!nodeOptions.isEmpty()) {
+            s.append(',').append(nodeOptions);
+        }
+        Path own = stateDir.resolve(OPTIONS);
+        if (Files.isRegularFile(own)) {
+            String o = Files.readString(own, StandardCharsets.UTF_8).strip();
+            if (!o.isEmpty()) {
+                s.append(',').append(o.lines().findFirst().orElse(""));
+            }
+        }
+        return s.toString();
+    }
+
+    @Override
+    protected Loaded install(DesignPackage design) throws IOException {
+        if (design.kind() != DesignPackage.Kind.VSIM) {
+            throw new IOException(design.describe() + " is a hardware design, " + name + " a simulated device");
+        }
+        if (!design.platform().equals(DesignPackage.hostPlatform())) {
+            throw new IOException(design.describe() + " is a model for " + design.platform() + ", this node is "
+                + DesignPackage.hostPlatform());
+        }
+        Path model = stateDir.resolve(MODEL);
+        design.extract(design.modelEntry(), model);
+        String modelSha = DesignPackage.sha256(model);
+        synchronized (this) {
+            verifiedKey = key(model);
+        }
+        return Loaded.of(design, modelSha);
+    }
+
+    @Override
+    synchronized String probe() {
+        if (!Files.isDirectory(stateDir)) {
+            return "state directory " + stateDir + " is gone";
+        }
+        Loaded l = loaded();
+        if (l == null) {
+            return null;
+        }
+        Path model = stateDir.resolve(MODEL);
+        if (!Files.isRegularFile(model)) {
+            return "design id mismatch: no model installed, " + l.name() + " expected";
+        }
+        try {
+            Object k = key(model);
+            if (Objects.equals(k, verifiedKey)) {
+                return null;
+            }
+            String sha = DesignPackage.sha256(model);
+            if (!sha.equals(l.modelSha256())) {
+                return "design id mismatch: the installed model (sha256 " + sha.substring(0, 12) + ") is not " + l.name()
+                    + "'s (sha256 " + (l.modelSha256() == null ? "?" : l.modelSha256().substring(0, 12)) + ")";
+            }
+            verifiedKey = k;
+            return null;
+        } catch (IOException e) {
+            return "cannot read the installed model: " + e.getMessage();
+        }
+    }
+
+    private static Object key(Path f) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+        return a.fileKey() + "|" + a.size() + "|" + a.lastModifiedTime().toMillis();
+    }
+}

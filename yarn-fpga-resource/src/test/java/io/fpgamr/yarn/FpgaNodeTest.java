@@ -1,0 +1,268 @@
+package io.fpgamr.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.accel.design.DesignPackage;
+import io.fpgamr.accel.design.FpgaContainer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The device registry on real files: a vsim state directory, and a sysfs tree laid out as kernel/fpgamr.ko makes it. */
+class FpgaNodeTest {
+    @TempDir
+    Path tmp;
+
+    private Configuration conf(int vsim) {
+        Configuration c = new Configuration(false);
+        c.set(FpgaConf.STATE_DIR, tmp.resolve("state").toString());
+        c.setInt(FpgaConf.VSIM_DEVICES, vsim);
+        c.set(FpgaConf.SYSFS_ROOT, tmp.resolve("sys").toString());
+        c.set(FpgaConf.DEV_ROOT, tmp.resolve("dev").toString());
+        c.setLong(FpgaConf.RECOVERY_MS, 0);
+        return c;
+    }
+
+    private DesignPackage vsimDesign(int pipelines, String content) throws IOException {
+        Path lib = tmp.resolve("lib" + pipelines + "-" + content.hashCode()).resolve("libfpgamr-vsim-p" + pipelines + ".so");
+        Files.createDirectories(lib.getParent());
+        Files.writeString(lib, content);
+        return DesignPackage.createVsim(tmp.resolve("design-p" + pipelines + "-" + content.hashCode() + ".zip"), pipelines, lib);
+    }
+
+    private static List<String> events(Accelerator a, String event) throws IOException {
+        Path log = a.stateDir.resolve(Accelerator.LOG_FILE);
+        return Files.readAllLines(log).stream().filter(l -> l.split("\t")[1].equals(event)).toList();
+    }
+
+    private static Map<String, String> env(String container, DesignPackage d) {
+        return d == null ? Map.of("CONTAINER_ID", container)
+            : Map.of("CONTAINER_ID", container, FpgaContainer.DESIGN_SHA256_ENV, d.sha256());
+    }
+
+    private static Set<Integer> ids(Set<Device> devices) {
+        return devices.stream().map(Device::getId).collect(Collectors.toSet());
+    }
+
+    /** Allocates and prepares as the executor does; returns the device id. */
+    private static int run(FpgaNode node, String container, DesignPackage d) throws IOException {
+        Set<Device> free = node.yarnDevices().stream().filter(x -> node.byId(x.getId()).holder() == null).collect(Collectors.toSet());
+        Set<Device> got = node.allocate(free, 1, env(container, d));
+        assertEquals(1, got.size(), "a device for " + container);
+        Accelerator a = node.byId(got.iterator().next().getId());
+        node.prepare(a, d, container);
+        return a.id;
+    }
+
+    @Test
+    void aDesignIsLoadedOnlyWhenTheDeviceHoldsAnother() throws Exception {
+        FpgaNode node = FpgaNode.discover(conf(2));
+        DesignPackage p4 = vsimDesign(4, "model with four pipelines");
+        DesignPackage p1 = vsimDesign(1, "model with one pipeline");
+
+        int a = run(node, "c1", p4);
+        assertEquals(0, a, "blank devices by id");
+        Accelerator dev0 = node.byId(0);
+        assertEquals(p4.sha256(), dev0.loaded().sha256());
+        assertEquals("vsim:pipelines=4,lib=" + dev0.stateDir.resolve("model.so") + ",lock=" + dev0.stateDir.resolve("lock"), dev0.spec());
+        assertEquals("model with four pipelines", Files.readString(dev0.stateDir.resolve("model.so")));
+        int b = run(node, "c2", p1);
+        assertEquals(1, b, "vsim0 is held: the other one");
+        node.release("c1", "exited");
+        node.release("c2", "exited");
+
+        assertEquals(0, run(node, "c3", p4), "the device already holding the design");
+        assertEquals(1, run(node, "c4", p1), "the device already holding the design");
+        node.release("c3", "exited");
+        node.release("c4", "exited");
+        assertEquals(1, run(node, "c5", p1));
+        assertEquals(0, run(node, "c6", p1), "nothing holds it free: a switch");
+        node.release("c5", "exited");
+        node.release("c6", "exited");
+
+        assertEquals(2, events(node.byId(0), "load").size(), "vsim0: p4, then p1");
+        assertEquals(1, events(node.byId(1), "load").size(), "vsim1: p1 only");
+        for (Accelerator d : node.devices()) {
+            for (String line : events(d, "assign")) {
+                String want = line.replaceAll(".*\twant=([^\t]*).*", "$1");
+                String holds = line.replaceAll(".*\tholds=([^\t]*).*", "$1");
+                assertEquals(want, holds, line);
+            }
+        }
+        assertEquals("model with one pipeline", Files.readString(node.byId(0).stateDir.resolve("model.so")));
+
+        FpgaNode again = FpgaNode.discover(conf(2));
+        assertEquals(p1.sha256(), again.byId(0).loaded().sha256(), "what is loaded survives a restart");
+    }
+
+    @Test
+    void aChangedModelIsADesignMismatchAndTheDeviceRecoversWithItsDesign() throws Exception {
+        FpgaNode node = FpgaNode.discover(conf(2));
+        DesignPackage p4 = vsimDesign(4, "the p4 model");
+        run(node, "c1", p4);
+        node.release("c1", "exited");
+        Accelerator dev0 = node.byId(0);
+        Path model = dev0.stateDir.resolve("model.so");
+        Path other = tmp.resolve("other.so");
+        Files.writeString(other, "some other design's model");
+        Files.move(other, model, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+        dev0.check(node.designs(), 60_000);
+        assertFalse(dev0.healthy());
+        assertTrue(dev0.problem().startsWith("design id mismatch"), dev0.problem());
+        assertEquals(1, node.healthyCount());
+        assertFalse(node.yarnDevices().stream().filter(d -> d.getId() == 0).findFirst().orElseThrow().isHealthy());
+        assertEquals(1, run(node, "c2", p4), "an unhealthy device gets no container");
+        node.release("c2", "exited");
+
+        dev0.check(node.designs(), 0);
+        assertFalse(dev0.healthy(), "not before its recovery time");
+        node.byId(0).markUnhealthy(dev0.problem(), 0);
+        dev0.check(node.designs(), 0);
+        assertTrue(dev0.healthy(), "reloaded from the node's copy of the design");
+        assertEquals("the p4 model", Files.readString(model));
+        assertEquals(1, events(dev0, "unhealthy").size());
+        assertEquals(1, events(dev0, "healthy").size());
+    }
+
+    @Test
+    void aFaultReportTakesTheDeviceOutAndDeviceOptionsReachTheSpec() throws Exception {
+        FpgaNode node = FpgaNode.discover(conf(1));
+        DesignPackage p1 = vsimDesign(1, "p1");
+        run(node, "c1", p1);
+        Accelerator dev0 = node.byId(0);
+        Files.writeString(dev0.stateDir.resolve(VsimAccelerator.OPTIONS), "timeout_ms=1\n");
+        assertTrue(dev0.spec().endsWith(",timeout_ms=1"), dev0.spec());
+        node.fault("c1", "fpgamr_search_range: timed out");
+        node.release("c1", "exited");
+        assertFalse(dev0.healthy());
+        assertEquals(0, node.healthyCount());
+        assertTrue(node.allocate(node.yarnDevices(), 1, env("c2", p1)).isEmpty());
+        assertEquals("container c1 reported: fpgamr_search_range: timed out", dev0.problem());
+    }
+
+    @Test
+    void withoutADesignOnlyADeviceHoldingOneIsUsableAndLendingNeedsNoWaiter() throws Exception {
+        FpgaNode node = FpgaNode.discover(conf(2));
+        assertTrue(node.allocate(node.yarnDevices(), 1, env("c1", null)).isEmpty(), "blank simulated devices cannot run");
+        DesignPackage p4 = vsimDesign(4, "p4");
+        assertEquals(0, run(node, "c2", p4));
+        node.release("c2", "exited");
+        assertEquals(Set.of(0), ids(node.allocate(node.yarnDevices(), 1, env("c3", null))));
+        node.release("c3", "exited");
+
+        node.waiting(1);
+        assertNull(node.lend(node.yarnDevices(), "c4", p4.sha256()), "a container that asked for FPGAs is waiting");
+        node.waiting(-1);
+        assertEquals(0, node.lend(node.yarnDevices(), "c4", p4.sha256()).id);
+        assertTrue(node.isLent("c4"));
+        assertNull(node.lend(Set.of(node.byId(0).yarnDevice()), "c5", null), "held already");
+    }
+
+    // ---- real accelerators: a sysfs tree as kernel/fpgamr.ko makes it
+
+    private Path platformDevice(String name, String designId) throws IOException {
+        Path dev = tmp.resolve("sys/devices/platform/soc").resolve(name);
+        Files.createDirectories(dev);
+        Files.writeString(dev.resolve("design_id"), designId + "\n");
+        Files.writeString(dev.resolve("regmap_version"), "0x00010000\n");
+        Files.writeString(dev.resolve("coherent"), "0\n");
+        Files.writeString(dev.resolve("buffers_in_use"), "0\n");
+        Files.writeString(dev.resolve("bytes_in_use"), "0\n");
+        return dev;
+    }
+
+    private void uio(int n, String name, Path platformDevice, int minor) throws IOException {
+        Path u = tmp.resolve("sys/class/uio/uio" + n);
+        Files.createDirectories(u);
+        Files.writeString(u.resolve("name"), name + "\n");
+        Files.writeString(u.resolve("dev"), "243:" + minor + "\n");
+        Files.createSymbolicLink(u.resolve("device"), u.relativize(platformDevice));
+        Files.createDirectories(tmp.resolve("dev"));
+        Files.writeString(tmp.resolve("dev/uio" + n), "");
+        Files.writeString(platformDevice.resolve("uio_dev"), "uio" + n + "\n");
+        Files.writeString(platformDevice.resolve("dma_dev"), "fpgamr-dma" + n + "\n");
+    }
+
+    @Test
+    void realAcceleratorsAreFoundInSysfsAndCheckedByTheirDesignId() throws Exception {
+        Path a = platformDevice("ff200000.md5acc", "0x4d443541");
+        Path b = platformDevice("ff210000.md5acc", "0xdeadbeef");
+        uio(0, "fpgamr-md5", a, 0);
+        uio(1, "some-other-uio", platformDevice("ff300000.other", "0x4d443541"), 1);
+        uio(2, "fpgamr-md5", b, 2);
+
+        FpgaNode node = FpgaNode.discover(conf(1));
+        assertEquals(3, node.devices().size(), "one simulated, two real");
+        Accelerator hw0 = node.byId(1);
+        Accelerator hw1 = node.byId(2);
+        assertEquals("ff200000.md5acc", hw0.name);
+        assertEquals("uio", hw0.kind());
+        assertEquals("uio:" + tmp.resolve("dev/uio0"), hw0.spec());
+        Device d = hw0.yarnDevice();
+        assertEquals(tmp.resolve("dev/uio0").toString(), d.getDevPath());
+        assertEquals(243, d.getMajorNumber());
+        assertEquals(0, d.getMinorNumber());
+        assertTrue(hw0.healthy());
+        assertEquals("design id mismatch: ff210000.md5acc answers 0xdeadbeef, expected 0x4d443541", hw1.problem());
+        assertEquals(2, node.healthyCount());
+
+        Files.delete(tmp.resolve("sys/class/uio/uio0/device"));
+        hw0.check(node.designs(), 60_000);
+        assertTrue(hw0.problem().startsWith("no fpgamr-md5 UIO device for ff200000.md5acc"), hw0.problem());
+    }
+
+    @Test
+    void loadingAHardwareDesignRunsTheProgramCommandAndChecksTheDesignId() throws Exception {
+        Path a = platformDevice("ff200000.md5acc", "0x4d443541");
+        uio(0, "fpgamr-md5", a, 0);
+        // Stands in for fpgamr-program: records its arguments and "loads" the design id the test chose.
+        Path script = tmp.resolve("program.sh");
+        Files.writeString(script, "#!/bin/sh\necho \"$@\" >> " + tmp.resolve("calls") + "\ncat " + tmp.resolve("next-id")
+            + " > " + a.resolve("design_id") + "\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Configuration c = conf(0);
+        c.set(FpgaConf.PROGRAM_COMMAND, script.toString());
+        c.setLong(FpgaConf.PROGRAM_TIMEOUT_MS, 2000);
+        FpgaNode node = FpgaNode.discover(c);
+        Files.writeString(tmp.resolve("rbf"), "rbf bits");
+        Files.writeString(tmp.resolve("dtbo"), "overlay");
+        DesignPackage hw = DesignPackage.createRbf(tmp.resolve("hw.zip"), "md5acc-de10-p4", 4, "0x4d443541",
+            tmp.resolve("rbf"), tmp.resolve("dtbo"));
+        Files.writeString(tmp.resolve("next-id"), "0x4d443541\n");
+
+        assertEquals(0, run(node, "c1", hw));
+        Accelerator dev = node.byId(0);
+        List<String> calls = Files.readAllLines(tmp.resolve("calls"));
+        assertEquals(1, calls.size());
+        assertEquals("ff200000.md5acc " + dev.stateDir.resolve("staging/" + hw.sha256() + "/rbf") + " "
+            + dev.stateDir.resolve("staging/" + hw.sha256() + "/dtbo"), calls.get(0));
+        node.release("c1", "exited");
+        run(node, "c2", hw);
+        node.release("c2", "exited");
+        assertEquals(1, Files.readAllLines(tmp.resolve("calls")).size(), "same design: no second load");
+
+        Files.writeString(tmp.resolve("rbf"), "other bits");
+        DesignPackage other = DesignPackage.createRbf(tmp.resolve("hw2.zip"), "md5acc-de10-p8", 8, "0x4d443541",
+            tmp.resolve("rbf"), tmp.resolve("dtbo"));
+        Files.writeString(tmp.resolve("next-id"), "0x00000000\n");
+        Set<Device> got = node.allocate(node.yarnDevices(), 1, env("c3", other));
+        IOException e = assertThrows(IOException.class, () -> node.prepare(node.byId(got.iterator().next().getId()), other, "c3"));
+        assertTrue(e.getMessage().contains("design id mismatch after loading"), e.getMessage());
+        assertFalse(dev.healthy());
+        assertNull(dev.loaded(), "after a failed load the contents are unknown");
+    }
+}
