@@ -146,10 +146,17 @@ int fpgamr_bus_uio_open(const char *spec, fpgamr_bus *bus, char *err, size_t err
         u_close(x);
         return FPGAMR_ENODEV;
     }
-    if (flock(x->uio_fd, LOCK_EX | LOCK_NB) != 0) {
-        snprintf(err, errlen, "uio: device busy: %s is locked by another opener", node);
+    long waited = 0;
+    int lrc = fpgamr_lock_device(x->uio_fd, spec, &waited);
+    if (lrc != 0) {
+        if (lrc == FPGAMR_EBUSY && waited > 0)
+            snprintf(err, errlen, "uio: device busy: %s is locked by another opener (waited %ld ms)", node, waited);
+        else if (lrc == FPGAMR_EBUSY)
+            snprintf(err, errlen, "uio: device busy: %s is locked by another opener", node);
+        else
+            snprintf(err, errlen, "uio: cannot lock %s: %s", node, strerror(errno));
         u_close(x);
-        return FPGAMR_EBUSY;
+        return lrc;
     }
     snprintf(path, sizeof path, "/sys/class/uio/%s/name", base);
     if (read_sysfs(path, buf, sizeof buf) != 0 || strcmp(buf, FPGAMR_UIO_NAME) != 0) {

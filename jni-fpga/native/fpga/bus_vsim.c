@@ -125,11 +125,18 @@ int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t er
         free(x);
         return FPGAMR_ENODEV;
     }
-    if (flock(x->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        snprintf(err, errlen, "vsim: device busy: %s is locked by another opener", lockpath);
+    long waited = 0;
+    int lrc = fpgamr_lock_device(x->lock_fd, spec, &waited);
+    if (lrc != 0) {
+        if (lrc == FPGAMR_EBUSY && waited > 0)
+            snprintf(err, errlen, "vsim: device busy: %s is locked by another opener (waited %ld ms)", lockpath, waited);
+        else if (lrc == FPGAMR_EBUSY)
+            snprintf(err, errlen, "vsim: device busy: %s is locked by another opener", lockpath);
+        else
+            snprintf(err, errlen, "vsim: cannot lock %s: %s", lockpath, strerror(errno));
         close(x->lock_fd);
         free(x);
-        return FPGAMR_EBUSY;
+        return lrc;
     }
 
     snprintf(name, sizeof name, "libfpgamr-vsim-p%u.so", n);

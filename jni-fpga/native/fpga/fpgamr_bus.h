@@ -41,4 +41,9 @@ int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t er
 /* "key=value,key=value" lookup; returns 1 and copies the value if present */
 int fpgamr_opt(const char *opts, const char *key, char *val, size_t vallen);
 
+/* Takes the exclusive flock on fd, waiting up to the spec's wait_ms (default
+ * 0: no wait) while another process holds it. 0, FPGAMR_EBUSY (still held;
+ * *waited_ms says how long it waited) or FPGAMR_ENODEV (flock failed). */
+int fpgamr_lock_device(int fd, const char *opts, long *waited_ms);
+
 #endif

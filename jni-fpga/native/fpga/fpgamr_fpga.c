@@ -5,7 +5,10 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 
 #include "fpgamr_bus.h"
@@ -15,6 +18,7 @@
 #define DEFAULT_BATCH ((uint64_t)FPGAMR_BATCH_VALUES)
 #define MATCH_CAP 4096u
 #define FILTER_TOTAL_WORDS (FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS)
+#define USER_BUFS 8
 
 struct fpgamr_dev {
     fpgamr_bus bus;
@@ -23,6 +27,7 @@ struct fpgamr_dev {
     int timeout_ms;
     uint64_t batch;
     fpgamr_dmabuf in[2], out[2], mbuf[2];
+    fpgamr_dmabuf user[USER_BUFS];  /* fpgamr_dma_alloc: the caller's zero-copy buffers */
     uint32_t filter[FILTER_TOTAL_WORDS];
     int filter_loaded;
     fpgamr_stats st;
@@ -65,6 +70,26 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int fpgamr_lock_device(int fd, const char *opts, long *waited_ms)
+{
+    char val[32];
+    long wait = 0;
+    if (fpgamr_opt(opts, "wait_ms", val, sizeof val)) wait = strtol(val, NULL, 0);
+    double t0 = now_s();
+    if (waited_ms) *waited_ms = 0;
+    for (;;) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) return 0;
+        if (errno == EINTR) continue;
+        if (errno != EWOULDBLOCK) return FPGAMR_ENODEV;
+        long spent = (long)(1e3 * (now_s() - t0));
+        if (waited_ms) *waited_ms = spent;
+        if (spent >= wait) return FPGAMR_EBUSY;
+        long nap = wait - spent < 20 ? wait - spent : 20;  /* poll every 20 ms */
+        struct timespec ts = {0, nap * 1000000L};
+        nanosleep(&ts, NULL);
+    }
 }
 
 /* host time outside the simulator: wall time minus time inside vsim calls */
@@ -199,6 +224,7 @@ void fpgamr_close(fpgamr_dev *d)
         }
     }
     wr(d, FPGAMR_REG_IRQ_ENABLE, 0);
+    for (int i = 0; i < USER_BUFS; i++) d->bus.dma_free(d->bus.ctx, &d->user[i]);
     for (int i = 0; i < 2; i++) {
         d->bus.dma_free(d->bus.ctx, &d->in[i]);
         d->bus.dma_free(d->bus.ctx, &d->out[i]);
@@ -220,6 +246,40 @@ int fpgamr_get_info(fpgamr_dev *d, fpgamr_dev_info *info)
     info->mhz = d->bus.mhz;
     snprintf(info->bus, sizeof info->bus, "%s", d->bus.name);
     return 0;
+}
+
+void *fpgamr_dma_alloc(fpgamr_dev *d, size_t size)
+{
+    if (!d || size == 0) return NULL;
+    for (int i = 0; i < USER_BUFS; i++) {
+        if (d->user[i].host) continue;
+        if (d->bus.dma_alloc(d->bus.ctx, size, &d->user[i]) != 0) {
+            snprintf(d->err, sizeof d->err, "%s: cannot allocate %zu bytes of DMA memory", d->bus.name, size);
+            return NULL;
+        }
+        memset(d->user[i].host, 0, d->user[i].size);
+        return d->user[i].host;
+    }
+    snprintf(d->err, sizeof d->err, "all %d caller DMA buffers are in use", USER_BUFS);
+    return NULL;
+}
+
+void fpgamr_dma_free(fpgamr_dev *d, void *host)
+{
+    if (!d || !host) return;
+    for (int i = 0; i < USER_BUFS; i++)
+        if (d->user[i].host == host) d->bus.dma_free(d->bus.ctx, &d->user[i]);
+}
+
+/* the caller's DMA buffer holding [p, p+len), 16-byte aligned, or NULL */
+static fpgamr_dmabuf *user_buf(fpgamr_dev *d, const uint8_t *p, size_t len)
+{
+    if (((uintptr_t)p & (FPGAMR_BUS_ALIGN - 1)) != 0) return NULL;
+    for (int i = 0; i < USER_BUFS; i++) {
+        const uint8_t *h = d->user[i].host;
+        if (h && p >= h && len <= d->user[i].size && (size_t)(p - h) <= d->user[i].size - len) return &d->user[i];
+    }
+    return NULL;
 }
 
 void fpgamr_get_stats(fpgamr_dev *d, fpgamr_stats *st)
@@ -317,6 +377,26 @@ static void fill_messages(void *dst, uint64_t start, uint64_t n, int width)
 }
 
 /* ------------------------------------------------------------------ hash path */
+/* Where batch k's digests go: the caller's DMA buffer (zero copy) or the
+ * driver's ping-pong output buffer (copied to the caller afterwards). */
+typedef struct hash_dst {
+    fpgamr_dmabuf *buf;
+    size_t off;
+} hash_dst;
+
+static hash_dst batch_dst(fpgamr_dev *d, fpgamr_dmabuf *ub, const uint8_t *out, uint64_t k, int slot)
+{
+    hash_dst h;
+    if (ub) {
+        h.buf = ub;
+        h.off = (size_t)(out - (const uint8_t *)ub->host) + (size_t)(k * d->batch * 16);
+    } else {
+        h.buf = &d->out[slot];
+        h.off = 0;
+    }
+    return h;
+}
+
 int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, uint8_t *digests_out)
 {
     if (!d) return FPGAMR_EINVAL;
@@ -324,11 +404,14 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
     if (rc) return rc;
     if (count == 0) return 0;
     if (!digests_out) return fail(d, FPGAMR_EINVAL, "digests_out is NULL");
+    if (count > SIZE_MAX / 16) return fail(d, FPGAMR_EINVAL, "count too large");
     double t0 = now_s();
     uint64_t B = d->batch;
     size_t slot = width > 4 ? 8 : 4;
+    fpgamr_dmabuf *ub = user_buf(d, digests_out, (size_t)count * 16);
     for (int i = 0; i < 2; i++) {
-        if ((rc = ensure_buf(d, &d->in[i], (size_t)B * 8)) || (rc = ensure_buf(d, &d->out[i], (size_t)B * 16)))
+        if ((rc = ensure_buf(d, &d->in[i], (size_t)B * 8)) ||
+            (!ub && (rc = ensure_buf(d, &d->out[i], (size_t)B * 16))))
             return rc;
     }
     uint64_t nb = (count + B - 1) / B;
@@ -336,22 +419,25 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
 
     host_begin(d);
     uint64_t n0 = count < B ? count : B;
+    hash_dst h0 = batch_dst(d, ub, digests_out, 0, 0);
     fill_messages(d->in[0].host, start, n0, width);
     d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, (size_t)n0 * slot);
-    d->bus.dma_sync(d->bus.ctx, &d->out[0], 0, FPGAMR_SYNC_FROM_DEVICE, 0, (size_t)n0 * 16);
-    start_job(d, FPGAMR_OP_HASH, width, 0, n0, d->in[0].bus, d->out[0].bus, 0);
+    d->bus.dma_sync(d->bus.ctx, h0.buf, 0, FPGAMR_SYNC_FROM_DEVICE, h0.off, (size_t)n0 * 16);
+    start_job(d, FPGAMR_OP_HASH, width, 0, n0, d->in[0].bus, h0.buf->bus + h0.off, 0);
     double h = host_end(d);
 
     for (uint64_t k = 0; k < nb; k++) {
         int cur = (int)(k & 1), nxt = cur ^ 1;
         uint64_t nk = (k + 1 < nb) ? B : count - k * B;
         uint64_t nn = 0;
+        hash_dst hc = batch_dst(d, ub, digests_out, k, cur);
+        hash_dst hn = batch_dst(d, ub, digests_out, k + 1, nxt);
         if (k + 1 < nb) {  /* fill batch k+1 while the device works on batch k */
             host_begin(d);
             nn = (k + 2 < nb) ? B : count - (k + 1) * B;
             fill_messages(d->in[nxt].host, start + (k + 1) * B, nn, width);
             d->bus.dma_sync(d->bus.ctx, &d->in[nxt], 0, FPGAMR_SYNC_TO_DEVICE, 0, (size_t)nn * slot);
-            d->bus.dma_sync(d->bus.ctx, &d->out[nxt], 0, FPGAMR_SYNC_FROM_DEVICE, 0, (size_t)nn * 16);
+            d->bus.dma_sync(d->bus.ctx, hn.buf, 0, FPGAMR_SYNC_FROM_DEVICE, hn.off, (size_t)nn * 16);
             h += host_end(d);
         }
         rc = wait_job(d, &r);
@@ -367,9 +453,12 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
             return rc;
         }
         if (k + 1 < nb)  /* device on batch k+1 while the host drains batch k */
-            start_job(d, FPGAMR_OP_HASH, width, 0, nn, d->in[nxt].bus, d->out[nxt].bus, 0);
-        d->bus.dma_sync(d->bus.ctx, &d->out[cur], 1, FPGAMR_SYNC_FROM_DEVICE, 0, (size_t)nk * 16);
-        memcpy(digests_out + k * B * 16, d->out[cur].host, (size_t)nk * 16);
+            start_job(d, FPGAMR_OP_HASH, width, 0, nn, d->in[nxt].bus, hn.buf->bus + hn.off, 0);
+        d->bus.dma_sync(d->bus.ctx, hc.buf, 1, FPGAMR_SYNC_FROM_DEVICE, hc.off, (size_t)nk * 16);
+        if (ub)
+            d->st.zero_copy_batches++;
+        else
+            memcpy(digests_out + k * B * 16, d->out[cur].host, (size_t)nk * 16);
         h += host_end(d);
         d->st.batches++;
         d->st.values += nk;

@@ -6,6 +6,10 @@ LIB_CPPFLAGS += -I$(CURDIR)/../../kernel/include/uapi
 LIB_LDLIBS += -ldl -pthread
 
 .PHONY: fpga-vsim-libs fpga-test bench-fpga
+# make test also runs the driver's C tests on the simulated devices
+ifndef PLATFORM
+test: fpga-test
+endif
 fpga-vsim-libs:
 	$(MAKE) -C fpga vsim-libs
 fpga-test:

@@ -7,11 +7,12 @@
  * timeout and checks every batch's status.
  *
  * Buses:
- *   "uio:/dev/uioN[,timeout_ms=T]"   the real device (UIO registers/IRQ,
+ *   "uio:/dev/uioN[,timeout_ms=T][,wait_ms=W]"
+ *                                    the real device (UIO registers/IRQ,
  *                                    DMA buffers from /dev/fpgamr-dmaK,
  *                                    kernel/include/uapi/linux/fpgamr.h)
  *   "vsim:pipelines=N[,mhz=F][,stall=P][,seed=S][,lib=PATH][,lock=PATH]
- *        [,timeout_ms=T][,batch=B]"
+ *        [,timeout_ms=T][,batch=B][,wait_ms=W]"
  *                                    the Verilated model of the same HDL,
  *                                    libfpgamr-vsim-pN.so, found at lib=, in
  *                                    $FPGAMR_VSIM_DIR, beside the library
@@ -19,8 +20,15 @@
  *                                    path; mhz (default 50) only scales the
  *                                    modelled device time.
  * A device belongs to one process (flock on the UIO node, or on the vsim
- * lock file, default $TMPDIR/fpgamr-vsim-pN.lock); a second opener gets
- * FPGAMR_EBUSY. Calls on one device are not thread-safe.
+ * lock file, default $TMPDIR/fpgamr-vsim-pN.lock, /tmp without TMPDIR); a
+ * second opener gets FPGAMR_EBUSY at once, or, with wait_ms=W, when the
+ * device is still owned after W milliseconds (it polls the lock meanwhile).
+ * Calls on one device are not thread-safe.
+ *
+ * Zero copy: fpgamr_dma_alloc() hands out DMA memory of the device; when
+ * fpgamr_hash_range()'s digests_out lies inside such a buffer (16-byte
+ * aligned), the device writes the digests there itself and the host copies
+ * nothing.
  */
 #ifndef FPGAMR_FPGA_H
 #define FPGAMR_FPGA_H
@@ -58,6 +66,8 @@ typedef struct fpgamr_stats {
     uint64_t filter_hits;         /* search: filter hits reported by the device */
     uint64_t fallback_batches;    /* search: batches re-checked through the hash path
                                      because the match buffer overflowed */
+    uint64_t zero_copy_batches;   /* hash: batches written straight into the caller's
+                                     buffer (fpgamr_dma_alloc memory), no copy */
 } fpgamr_stats;
 
 typedef struct fpgamr_dev_info {
@@ -90,6 +100,12 @@ int fpgamr_search_range(fpgamr_dev *dev, uint64_t start, uint64_t count, int wid
                         const uint8_t *targets, size_t ntargets,
                         uint64_t *matches_out, size_t max_matches, size_t *nmatches,
                         uint64_t *values_done);
+
+/* DMA memory the device can write (page aligned, zeroed), for the caller's
+ * digest buffers; NULL when none is left (at most 8 buffers per device).
+ * Valid until fpgamr_dma_free() or fpgamr_close(). */
+void *fpgamr_dma_alloc(fpgamr_dev *dev, size_t size);
+void fpgamr_dma_free(fpgamr_dev *dev, void *host);
 
 void fpgamr_get_stats(fpgamr_dev *dev, fpgamr_stats *st);
 void fpgamr_reset_stats(fpgamr_dev *dev);

@@ -1,12 +1,16 @@
 /* test_fpga.c: tests of the fpga driver on the vsim bus (the Verilated HDL).
  * Exact digests against a software MD5 across batch boundaries, planted
  * preimages in search mode, values_done == count, match-buffer overflow
- * fallback, the busy error for a second opener, device errors.
+ * fallback, the busy error for a second opener (at once, and after wait_ms),
+ * an opener that waits for the owner, zero-copy hashing into
+ * fpgamr_dma_alloc memory, device errors.
  * usage: test_fpga PIPELINES    prints "N passed, M failed" */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fpgamr_fpga.h"
 #include "md5_ref.h"
@@ -34,6 +38,30 @@ static uint64_t check_range(const uint8_t *dig, uint64_t start, uint64_t count, 
     return bad;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+typedef struct waiter {
+    char spec[300];
+    fpgamr_dev *dev;
+    int rc;
+    double ms;
+    char err[512];
+} waiter;
+
+static void *open_waiting(void *arg)
+{
+    waiter *w = arg;
+    double t0 = now_ms();
+    w->dev = fpgamr_open_rc(w->spec, &w->rc, w->err, sizeof w->err);
+    w->ms = now_ms() - t0;
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     unsigned p = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
@@ -56,6 +84,44 @@ int main(int argc, char **argv)
     fpgamr_dev *d2 = fpgamr_open_rc(spec, &rc2, err, sizeof err);
     CHECK(d2 == NULL && rc2 == FPGAMR_EBUSY && strstr(err, "busy"), "second open rc %d: %s", rc2, err);
     if (d2) fpgamr_close(d2);
+    {  /* with wait_ms the second opener polls, then gives up with the same error */
+        char spec3[300];
+        snprintf(spec3, sizeof spec3, "%s,wait_ms=150", spec);
+        double t0 = now_ms();
+        d2 = fpgamr_open_rc(spec3, &rc2, err, sizeof err);
+        double ms = now_ms() - t0;
+        CHECK(d2 == NULL && rc2 == FPGAMR_EBUSY && strstr(err, "busy") && strstr(err, "waited") && ms >= 150,
+              "waiting second open rc %d after %.0f ms: %s", rc2, ms, err);
+        if (d2) fpgamr_close(d2);
+    }
+
+    /* zero copy: digests straight into the caller's DMA buffer, across batches */
+    {
+        uint64_t count = 4096 * 2 + 777, start = 0xABC000;
+        uint8_t *buf = fpgamr_dma_alloc(d, 16 * (count + 1));
+        CHECK(buf != NULL && ((uintptr_t)buf & 4095) == 0, "dma_alloc: %s", fpgamr_last_error(d));
+        if (buf) {
+            fpgamr_reset_stats(d);
+            int rc = fpgamr_hash_range(d, start, count, 4, buf + 16);
+            fpgamr_stats st;
+            fpgamr_get_stats(d, &st);
+            CHECK(rc == 0 && check_range(buf + 16, start, count, 4) == 0, "zero-copy digests rc %d", rc);
+            CHECK(st.batches == 3 && st.zero_copy_batches == 3, "zero-copy batches %llu of %llu",
+                  (unsigned long long)st.zero_copy_batches, (unsigned long long)st.batches);
+            /* inside the buffer but not 16-byte aligned: the copying path, same digests */
+            fpgamr_reset_stats(d);
+            rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8);
+            fpgamr_get_stats(d, &st);
+            CHECK(rc == 0 && check_range(buf + 8, start + 5, 5000, 6) == 0 && st.zero_copy_batches == 0,
+                  "unaligned caller buffer rc %d zc %llu", rc, (unsigned long long)st.zero_copy_batches);
+            fpgamr_dma_free(d, buf);
+        }
+        void *bufs[9];
+        int got = 0;
+        for (int i = 0; i < 9; i++) got += (bufs[i] = fpgamr_dma_alloc(d, 4096)) != NULL;
+        CHECK(got == 8, "8 caller buffers per device, got %d", got);
+        for (int i = 0; i < 9; i++) fpgamr_dma_free(d, bufs[i]);
+    }
 
     /* hash path: every width 4..8 (and 1..3), ranges across batch boundaries */
     for (int w = 1; w <= 8; w++) {
@@ -120,7 +186,28 @@ int main(int argc, char **argv)
     /* after close the device can be opened again */
     d = fpgamr_open(spec, err, sizeof err);
     CHECK(d != NULL, "reopen: %s", err);
-    if (d) fpgamr_close(d);
+
+    /* an opener with wait_ms gets the device once its owner closes it */
+    if (d) {
+        waiter w;
+        memset(&w, 0, sizeof w);
+        snprintf(w.spec, sizeof w.spec, "%s,wait_ms=20000", spec);
+        pthread_t th;
+        pthread_create(&th, NULL, open_waiting, &w);
+        struct timespec ts = {0, 300 * 1000000L};
+        nanosleep(&ts, NULL);
+        fpgamr_close(d);
+        pthread_join(th, NULL);
+        CHECK(w.dev != NULL && w.ms >= 250, "waiting opener rc %d after %.0f ms: %s", w.rc, w.ms, w.err);
+        if (w.dev) {
+            uint8_t dig[16];
+            static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
+                                             0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
+            CHECK(fpgamr_hash_range(w.dev, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0,
+                  "the waiter's device works");
+            fpgamr_close(w.dev);
+        }
+    }
 
     /* match-buffer overflow: more filter hits in a batch than the 4096-record
      * buffer holds -> exact re-check of that batch through the hash path */
