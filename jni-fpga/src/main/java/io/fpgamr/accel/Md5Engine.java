@@ -28,6 +28,15 @@ public interface Md5Engine extends AutoCloseable {
      */
     void hashRange(long start, int count, int width, ByteBuffer out);
 
+    /**
+     * A direct buffer with room for {@code values} digests, to pass to {@link #hashRange}; the FPGA
+     * engine hands out device DMA memory, which the device writes without a copy. Valid while the
+     * engine is open.
+     */
+    default ByteBuffer digestBuffer(int values) {
+        return ByteBuffer.allocateDirect(16 * values);
+    }
+
     /** Returns, ascending, the values of {@code [start, start + count)} whose digest is in {@code targets}. */
     long[] searchRange(long start, long count, int width, TargetSet targets);
 

@@ -1,0 +1,333 @@
+package io.fpgamr.accel.fpga;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
+import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.TargetSet;
+import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The FPGA engine: the MD5 accelerator (hdl/rtl/md5acc_top) through its C driver in libfpgamr
+ * (native/include/fpgamr_fpga.h), on the real device ({@code uio:/dev/uioN}) or on its Verilated
+ * model ({@code vsim:pipelines=N,...}). One native call per range: the driver cuts it into 2^18-value
+ * device batches with two in flight. Nothing is copied in Java: {@link #hashRange} hands the
+ * caller's direct buffer to the driver (and the device writes it itself when the buffer came from
+ * {@link #digestBuffer}); {@link #searchRange} hands it {@link TargetSet#sortedDigests()}.
+ *
+ * <p>A device belongs to one process at a time (the driver takes an flock): a second opener gets
+ * {@link FpgaOpenException} with {@link FpgaOpenException#busy()}, at once or after the spec's
+ * {@code wait_ms}. The simulated devices' libraries ({@code libfpgamr-vsim-pN.so}) travel in the jar
+ * beside libfpgamr.so; a {@code vsim} spec without {@code lib=} loads the jar's copy (unless
+ * {@code FPGAMR_VSIM_DIR} names a folder).
+ */
+public final class FpgaEngine implements Md5Engine {
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static final Pattern PIPELINES = Pattern.compile("(?:^|,)pipelines=(\\d+)(?:,|$)");
+
+    /** The device handle and the DMA buffers handed out, freed once, by close() or the cleaner. */
+    private static final class Handle implements Runnable {
+        Pointer dev;
+        final List<Pointer> dma = new ArrayList<>();
+
+        @Override
+        public synchronized void run() {
+            if (dev != null) {
+                for (Pointer p : dma) {
+                    FpgaNative.fpgamr_dma_free(dev, p);
+                }
+                dma.clear();
+                FpgaNative.fpgamr_close(dev);
+                dev = null;
+            }
+        }
+    }
+
+    /** The driver's figures since open (or {@link #resetStats()}). */
+    public record Stats(long batches, long values, long deviceCycles, double deviceSeconds, double hostSeconds,
+            double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
+            long zeroCopyBatches) {
+        /** Host time per batch over modelled device time per batch. */
+        public double hostShare() {
+            return deviceSeconds > 0 ? hostSeconds / deviceSeconds : 0;
+        }
+    }
+
+    private final Handle handle = new Handle();
+    private final Cleaner.Cleanable cleanable;
+    private final String spec;
+    private final String bus;
+    private final int pipelines;
+    private final double mhz;
+    private final int minWidth;
+    private final int maxWidth;
+    private final Memory counts = new Memory(16);
+    private Memory matches = new Memory(8 * 1024);
+    private ByteBuffer scratch;
+
+    private FpgaEngine(Pointer dev, String spec) {
+        handle.dev = dev;
+        cleanable = CLEANER.register(this, handle);
+        this.spec = spec;
+        FpgaNative.Info info = new FpgaNative.Info();
+        FpgaNative.fpgamr_get_info(dev, info);
+        int n = 0;
+        while (n < info.bus.length && info.bus[n] != 0) {
+            n++;
+        }
+        bus = new String(info.bus, 0, n, StandardCharsets.US_ASCII);
+        pipelines = info.pipelines;
+        mhz = info.mhz;
+        minWidth = info.min_width;
+        maxWidth = info.max_width;
+    }
+
+    /**
+     * Opens the device of a driver spec ({@code vsim:pipelines=4}, {@code uio:/dev/uio0}, with the
+     * driver's options: {@code mhz}, {@code wait_ms}, {@code timeout_ms}, {@code batch}, ...).
+     *
+     * @throws FpgaOpenException (an IllegalArgumentException) with the driver's message: busy, no
+     *     such device, design id mismatch, library missing, bad spec
+     * @throws UnsatisfiedLinkError when the jar has no native build for this platform
+     */
+    public static FpgaEngine open(String spec) {
+        return open(spec, System.getenv());
+    }
+
+    static FpgaEngine open(String spec, Map<String, String> env) {
+        if (spec == null || spec.isBlank()) {
+            throw new FpgaOpenException(FpgaNative.EINVAL, "no FPGA device given (--device SPEC)");
+        }
+        FpgaNative.register();
+        String driverSpec = withPackagedModel(spec.trim(), env);
+        byte[] err = new byte[1024];
+        int[] rc = new int[1];
+        Pointer dev = FpgaNative.fpgamr_open_rc(driverSpec, rc, err, new NativeLong(err.length));
+        if (dev == null) {
+            int len = 0;
+            while (len < err.length && err[len] != 0) {
+                len++;
+            }
+            String msg = new String(err, 0, len, StandardCharsets.UTF_8);
+            if (msg.isEmpty()) {
+                msg = FpgaNative.fpgamr_strerror(rc[0]);
+            }
+            if (rc[0] == FpgaNative.ENOMEM) {
+                throw new OutOfMemoryError("FPGA device '" + spec + "': " + msg);
+            }
+            throw new FpgaOpenException(rc[0], "FPGA device '" + spec + "': " + msg);
+        }
+        return new FpgaEngine(dev, spec.trim());
+    }
+
+    /**
+     * A vsim spec without {@code lib=} (and no {@code FPGAMR_VSIM_DIR}) gets the model library this
+     * jar carries, extracted beside libfpgamr.so. Other specs are left alone (the driver then looks
+     * in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
+     */
+    static String withPackagedModel(String spec, Map<String, String> env) {
+        if (!(spec.equals("vsim") || spec.startsWith("vsim:"))) {
+            return spec;
+        }
+        String opts = spec.length() > 5 ? spec.substring(5) : "";
+        String dir = env.get("FPGAMR_VSIM_DIR");
+        if ((dir != null && !dir.isEmpty()) || (opts + ",").matches("(?:.*,)?lib=.*")) {
+            return spec;
+        }
+        Matcher m = PIPELINES.matcher(opts);
+        String n = m.find() ? String.valueOf(Integer.parseInt(m.group(1))) : "1";
+        Path lib = packagedModel(Integer.parseInt(n));
+        if (lib == null) {
+            return spec;
+        }
+        return "vsim:" + (opts.isEmpty() ? "" : opts + ",") + "lib=" + lib;
+    }
+
+    /** The jar's libfpgamr-vsim-pN.so for this platform, extracted; null when the jar has none. */
+    public static Path packagedModel(int pipelines) {
+        String platform = NativeLoader.platform();
+        String resource = "/native/" + platform + "/libfpgamr-vsim-p" + pipelines + ".so";
+        if (FpgaEngine.class.getResource(resource) == null) {
+            return null;
+        }
+        try {
+            return NativeLoader.extract(resource, platform);
+        } catch (IOException e) {
+            throw new FpgaOpenException(FpgaNative.ENODEV, "cannot extract " + resource + ": " + e);
+        }
+    }
+
+    /** {@code fpga:<bus>:p<pipelines>}, e.g. {@code fpga:vsim:p4}. */
+    @Override
+    public String name() {
+        return "fpga:" + bus + ":p" + pipelines;
+    }
+
+    @Override
+    public String kind() {
+        return "fpga";
+    }
+
+    /** The spec this engine was opened with. */
+    public String spec() {
+        return spec;
+    }
+
+    /** {@code uio} (the board) or {@code vsim} (the Verilated model). */
+    public String bus() {
+        return bus;
+    }
+
+    public int pipelines() {
+        return pipelines;
+    }
+
+    /** The clock the driver's modelled device time uses. */
+    public double mhz() {
+        return mhz;
+    }
+
+    private Pointer dev() {
+        Pointer d = handle.dev;
+        if (d == null) {
+            throw new IllegalStateException("FPGA engine closed");
+        }
+        return d;
+    }
+
+    private void checkWidth(int width) {
+        if (width < Math.max(4, minWidth) || width > Math.min(8, maxWidth)) {
+            throw new IllegalArgumentException("width " + width + " not in 4..8");
+        }
+    }
+
+    private void check(int rc, String what) {
+        if (rc == FpgaNative.OK) {
+            return;
+        }
+        String msg = what + ": " + FpgaNative.fpgamr_strerror(rc) + ": " + FpgaNative.fpgamr_last_error(dev());
+        if (rc == FpgaNative.ENOMEM) {
+            throw new OutOfMemoryError(msg);
+        }
+        if (rc == FpgaNative.EINVAL) {
+            throw new IllegalArgumentException(msg);
+        }
+        throw new FpgaDeviceException(rc, msg);
+    }
+
+    /** The native address of a direct buffer's position. */
+    private static Pointer at(ByteBuffer b) {
+        return Native.getDirectBufferPointer(b).share(b.position());
+    }
+
+    /**
+     * A direct buffer for {@code values} digests in the device's DMA memory: {@link #hashRange} into
+     * it is zero copy (the device writes it). Valid until {@link #close()}; a plain direct buffer
+     * when the device has no DMA memory left.
+     */
+    @Override
+    public ByteBuffer digestBuffer(int values) {
+        long bytes = 16L * values;
+        Pointer p;
+        synchronized (handle) {
+            p = FpgaNative.fpgamr_dma_alloc(dev(), new NativeLong(bytes));
+            if (p != null) {
+                handle.dma.add(p);
+            }
+        }
+        return p != null ? p.getByteBuffer(0, bytes) : ByteBuffer.allocateDirect((int) bytes);
+    }
+
+    @Override
+    public void hashRange(long start, int count, int width, ByteBuffer out) {
+        checkWidth(width);
+        if (count < 0) {
+            throw new IllegalArgumentException("count " + count);
+        }
+        int bytes = 16 * count;
+        if (out.remaining() < bytes) {
+            throw new BufferOverflowException();
+        }
+        if (count == 0) {
+            return;
+        }
+        String what = "hashRange(" + start + ", " + count + ", " + width + ")";
+        if (out.isDirect()) {
+            check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(out)), what);
+            out.position(out.position() + bytes);
+            return;
+        }
+        if (scratch == null || scratch.capacity() < bytes) {
+            scratch = digestBuffer(Math.max(count, 1 << 18));
+        }
+        scratch.clear();
+        check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(scratch)), what);
+        scratch.limit(bytes);
+        out.put(scratch);
+    }
+
+    @Override
+    public long[] searchRange(long start, long count, int width, TargetSet targets) {
+        checkWidth(width);
+        if (count < 0) {
+            throw new IllegalArgumentException("count " + count);
+        }
+        if (count == 0 || targets.size() == 0) {
+            return new long[0];
+        }
+        ByteBuffer digests = targets.sortedDigests();
+        Pointer t = Native.getDirectBufferPointer(digests);
+        String what = "searchRange(" + start + ", " + count + ", " + width + ")";
+        for (;;) {
+            long cap = matches.size() / 8;
+            check(FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
+                    new NativeLong(cap), counts, counts.share(8)), what);
+            long n = Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
+            long done = counts.getLong(8);
+            if (done != count) {
+                throw new FpgaDeviceException(FpgaNative.EIO, what + ": device checked " + done + " of " + count + " values");
+            }
+            if (n <= cap) {
+                return matches.getLongArray(0, (int) n);
+            }
+            if (n > Integer.MAX_VALUE - 8) {
+                throw new IllegalStateException(n + " matches");
+            }
+            matches = new Memory(8 * n); // rare: more preimages than room; search again
+        }
+    }
+
+    /** The driver's figures since open or the last {@link #resetStats()}. */
+    public Stats stats() {
+        FpgaNative.Stats s = new FpgaNative.Stats();
+        FpgaNative.fpgamr_get_stats(dev(), s);
+        return new Stats(s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
+                s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches);
+    }
+
+    public void resetStats() {
+        FpgaNative.fpgamr_reset_stats(dev());
+    }
+
+    @Override
+    public void close() {
+        cleanable.clean();
+    }
+
+    @Override
+    public String toString() {
+        return name() + " (" + spec + ", " + mhz + " MHz)";
+    }
+}

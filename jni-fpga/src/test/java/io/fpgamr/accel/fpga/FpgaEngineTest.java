@@ -1,0 +1,207 @@
+package io.fpgamr.accel.fpga;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.accel.JavaMd5Engine;
+import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.TargetSet;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The FPGA engine on the simulated device (the Verilated HDL in libfpgamr-vsim-pN.so, from the
+ * jar): exact digests against the Java engine across device batches, planted preimages, the
+ * driver's figures, zero-copy buffers, ownership (busy, wait_ms) and open errors. Every device
+ * gets its own lock file, so these tests never meet another process's simulated device.
+ */
+class FpgaEngineTest {
+    @TempDir
+    Path tmp;
+
+    /** A vsim spec with small batches (ranges cross several) and a private lock. */
+    private String spec(int pipelines, String extra) {
+        return "vsim:pipelines=" + pipelines + ",batch=4096,lock=" + tmp.resolve("p" + pipelines + ".lock")
+                + (extra.isEmpty() ? "" : "," + extra);
+    }
+
+    private static String md5Hex(long v, int width) throws Exception {
+        byte[] m = new byte[width];
+        for (int i = 0; i < width; i++) {
+            m[i] = (byte) (v >>> (8 * (width - 1 - i)));
+        }
+        return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(m));
+    }
+
+    private static byte[] javaDigests(long start, int count, int width) {
+        ByteBuffer b = ByteBuffer.allocate(16 * count);
+        new JavaMd5Engine().hashRange(start, count, width, b);
+        return b.array();
+    }
+
+    private static byte[] bytes(ByteBuffer b, int from, int len) {
+        byte[] out = new byte[len];
+        b.get(from, out);
+        return out;
+    }
+
+    @Test
+    void jarCarriesTheSimulatedDevices() {
+        for (int p : new int[] {1, 4}) {
+            Path lib = FpgaEngine.packagedModel(p);
+            assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeLoader.platform());
+            assertTrue(Files.isRegularFile(lib), lib.toString());
+        }
+        String s = FpgaEngine.withPackagedModel("vsim:pipelines=4,mhz=50", Map.of());
+        assertTrue(s.startsWith("vsim:pipelines=4,mhz=50,lib=/") && s.contains("libfpgamr-vsim-p4"), s);
+        assertTrue(FpgaEngine.withPackagedModel("vsim", Map.of()).matches("vsim:lib=/.*libfpgamr-vsim-p1.*\\.so"));
+        assertEquals("vsim:pipelines=4,lib=/x.so", FpgaEngine.withPackagedModel("vsim:pipelines=4,lib=/x.so", Map.of()));
+        assertEquals("vsim:pipelines=4", FpgaEngine.withPackagedModel("vsim:pipelines=4", Map.of("FPGAMR_VSIM_DIR", "/d")));
+        assertEquals("uio:/dev/uio0", FpgaEngine.withPackagedModel("uio:/dev/uio0", Map.of()));
+    }
+
+    @Test
+    void hashesExactlyAcrossBatchesEveryWidthAndEveryKindOfBuffer() throws Exception {
+        for (int p : new int[] {1, 4}) {
+            try (FpgaEngine e = FpgaEngine.open(spec(p, ""))) {
+                assertEquals("fpga:vsim:p" + p, e.name());
+                assertEquals("fpga", e.kind());
+                assertEquals(p, e.pipelines());
+                assertEquals("vsim", e.bus());
+                for (int width = 4; width <= 8; width++) {
+                    long start = width == 4 ? 0xFFFFF000L : (1L << (8 * width - 1)) - 5000;
+                    int count = 4096 * 2 + 321;
+                    byte[] want = javaDigests(start, count, width);
+                    // a direct buffer at an offset (the driver copies from its own DMA buffer)
+                    ByteBuffer direct = ByteBuffer.allocateDirect(16 * count + 48);
+                    direct.position(48);
+                    e.hashRange(start, count, width, direct);
+                    assertEquals(48 + 16 * count, direct.position());
+                    assertArrayEquals(want, bytes(direct, 48, 16 * count), "direct, width " + width);
+                    // a heap buffer
+                    ByteBuffer heap = ByteBuffer.allocate(16 * count);
+                    e.hashRange(start, count, width, heap);
+                    assertArrayEquals(want, heap.array(), "heap, width " + width);
+                }
+                // the device's own DMA memory: written by the device, no copy
+                ByteBuffer dma = e.digestBuffer(3 * 4096);
+                assertTrue(dma.isDirect() && dma.capacity() == 16 * 3 * 4096);
+                e.resetStats();
+                dma.position(16 * 100);
+                e.hashRange(0x123, 2 * 4096 + 7, 4, dma);
+                FpgaEngine.Stats st = e.stats();
+                assertEquals(3, st.batches());
+                assertEquals(3, st.zeroCopyBatches());
+                assertArrayEquals(javaDigests(0x123, 2 * 4096 + 7, 4), bytes(dma, 1600, 16 * (2 * 4096 + 7)));
+                assertEquals("096822475dd517c1089f4b58c7f346ef", HexFormat.of().formatHex(bytes(dma, 1600, 16)));
+                assertEquals(2 * 4096 + 7, st.values());
+                assertTrue(st.deviceCycles() >= 2 * 4096 + 7, "cycles " + st.deviceCycles());
+                assertEquals(st.deviceCycles() / 50e6, st.deviceSeconds(), 1e-9);
+                assertTrue(st.hostSeconds() > 0 && st.wallSeconds() > 0, st.toString());
+            }
+        }
+    }
+
+    @Test
+    void searchFindsPlantedPreimagesAndCountsTheDevicesWork() throws Exception {
+        try (FpgaEngine e = FpgaEngine.open(spec(4, ""))) {
+            long start = 1L << 20;
+            long count = 5 * 4096 + 17;
+            long[] planted = {start, start + 4095, start + 4096, start + 12345, start + count - 1};
+            String[] hex = new String[planted.length + 2];
+            for (int i = 0; i < planted.length; i++) {
+                hex[i] = md5Hex(planted[i], 4);
+            }
+            hex[planted.length] = md5Hex(start - 1, 4); // just outside the range
+            hex[planted.length + 1] = md5Hex(start + count, 4);
+            e.resetStats();
+            assertArrayEquals(planted, e.searchRange(start, count, 4, TargetSet.of(hex)));
+            FpgaEngine.Stats st = e.stats();
+            assertEquals(6, st.batches());
+            assertEquals(count, st.values());
+            // 4 pipelines: about a quarter of a clock per value
+            assertTrue(st.deviceCycles() < count / 2, "cycles " + st.deviceCycles());
+            assertTrue(st.filterHits() >= planted.length);
+            // the thesis's example, 5-byte messages, no target at all
+            assertArrayEquals(new long[] {0x123}, e.searchRange(0, 1000, 4, TargetSet.of("096822475dd517c1089f4b58c7f346ef")));
+            assertArrayEquals(new long[] {(1L << 33) + 7},
+                    e.searchRange(1L << 33, 4096, 5, TargetSet.of(md5Hex((1L << 33) + 7, 5))));
+            assertArrayEquals(new long[0], e.searchRange(0, 100, 4, TargetSet.of(md5Hex(1000, 4))));
+            // more preimages than the engine's first match buffer holds
+            String[] many = new String[3000];
+            long[] want = new long[many.length];
+            for (int i = 0; i < many.length; i++) {
+                want[i] = 7 + 3L * i;
+                many[i] = md5Hex(want[i], 4);
+            }
+            assertArrayEquals(want, e.searchRange(0, 3 * many.length + 100, 4, TargetSet.of(many)));
+            assertThrows(IllegalArgumentException.class, () -> e.searchRange(0, 10, 9, TargetSet.of(hex)));
+        }
+    }
+
+    @Test
+    void aDeviceHasOneOwnerAndWaitMsWaitsForIt() throws Exception {
+        try (FpgaEngine first = FpgaEngine.open(spec(1, ""))) {
+            FpgaOpenException x = assertThrows(FpgaOpenException.class, () -> FpgaEngine.open(spec(1, "")));
+            assertTrue(x.busy() && x.getMessage().contains("busy"), x.getMessage());
+            long t0 = System.nanoTime();
+            x = assertThrows(FpgaOpenException.class, () -> FpgaEngine.open(spec(1, "wait_ms=200")));
+            assertTrue(x.busy() && x.getMessage().contains("waited"), x.getMessage());
+            assertTrue(System.nanoTime() - t0 >= 200_000_000L);
+            // the first owner still works
+            assertArrayEquals(new long[] {0x123}, first.searchRange(0, 4096, 4, TargetSet.of("096822475dd517c1089f4b58c7f346ef")));
+        }
+        // a waiting opener gets the device once its owner closes it
+        FpgaEngine owner = FpgaEngine.open(spec(1, ""));
+        Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            owner.close();
+        });
+        long t0 = System.nanoTime();
+        closer.start();
+        try (FpgaEngine waiter = FpgaEngine.open(spec(1, "wait_ms=30000"))) {
+            assertTrue(System.nanoTime() - t0 >= 250_000_000L);
+            assertEquals("fpga:vsim:p1", waiter.name());
+        }
+        closer.join();
+        assertThrows(IllegalStateException.class, () -> owner.searchRange(0, 1, 4, TargetSet.of(md5Hex(0, 4))));
+    }
+
+    @Test
+    void openErrorsCarryTheDriversMessage() {
+        FpgaOpenException x = assertThrows(FpgaOpenException.class, () -> FpgaEngine.open("uio:/dev/fpgamr-no-such-uio"));
+        assertTrue(x.absent() && x.getMessage().contains("cannot open /dev/fpgamr-no-such-uio"), x.getMessage());
+        x = assertThrows(FpgaOpenException.class, () -> FpgaEngine.open("vsim:pipelines=3,lock=" + tmp.resolve("p3")));
+        assertTrue(x.absent() && x.getMessage().contains("libfpgamr-vsim-p3.so"), x.getMessage());
+        x = assertThrows(FpgaOpenException.class, () -> FpgaEngine.open("pcie:0"));
+        assertTrue(!x.busy() && !x.absent() && x.getMessage().contains("unknown device spec"), x.getMessage());
+        x = assertThrows(FpgaOpenException.class, () -> FpgaEngine.open(""));
+        assertEquals("no FPGA device given (--device SPEC)", x.getMessage());
+    }
+
+    @Test
+    void heapBuffersAndTheEngineContract() {
+        try (Md5Engine e = FpgaEngine.open(spec(4, ""))) {
+            ByteBuffer small = ByteBuffer.allocate(16);
+            assertThrows(java.nio.BufferOverflowException.class, () -> e.hashRange(0, 2, 4, small));
+            assertThrows(IllegalArgumentException.class, () -> e.hashRange(0, 1, 3, small));
+            e.hashRange(0, 0, 4, small);
+            assertEquals(0, small.position());
+            assertEquals(1, e.threads());
+        }
+    }
+}
