@@ -18,7 +18,8 @@ public class BenchMapper extends EngineMapper<ByteWritable, HashedValue> {
     protected void setup(Context context) throws IOException {
         super.setup(context);
         value.setWidth(domain.width());
-        digests = ByteBuffer.allocateDirect(16 * context.getConfiguration().getInt(JobKeys.PPK, JobKeys.BATCH));
+        // The engine's buffer: on the FPGA its DMA memory, which the device writes without a copy.
+        digests = engine.digestBuffer(context.getConfiguration().getInt(JobKeys.PPK, JobKeys.BATCH));
     }
 
     @Override

@@ -74,6 +74,7 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         if (engine.kind().equals("fpga")) {
             LocalTasks.FPGA_MAPS.decrementAndGet();
         }
+        FpgaFigures.count(engine, context);
         engine.close();
         String task = context.getTaskAttemptID().getTaskID().toString();
         new TaskSpan("map", task, TaskSpan.nodeName(), engine.kind(), TaskSpan.taskStart(startMs), startMs,

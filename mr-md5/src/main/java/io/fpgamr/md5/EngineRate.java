@@ -3,6 +3,7 @@ package io.fpgamr.md5;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.TargetSet;
+import io.fpgamr.accel.fpga.FpgaEngine;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -43,9 +44,13 @@ final class EngineRate {
         out.printf("%-24s %16s %16s%n", "engine (1 thread)", "hash values/s", "search values/s");
         for (String spec : specs) {
             try (Md5Engine engine = Engines.open(spec, 1)) {
-                ByteBuffer digests = ByteBuffer.allocateDirect(16 * JobKeys.BATCH);
+                ByteBuffer digests = engine.digestBuffer(JobKeys.BATCH);
                 // One warm-up batch so the JIT and the native dispatch are settled.
                 engine.hashRange(0, JobKeys.BATCH, domain.width(), digests);
+                FpgaEngine fpga = engine instanceof FpgaEngine f ? f : null;
+                if (fpga != null) {
+                    fpga.resetStats();
+                }
                 long n = domain.size();
                 long t0 = System.nanoTime();
                 for (long v = 0; v < n; v += JobKeys.BATCH) {
@@ -53,12 +58,20 @@ final class EngineRate {
                     engine.hashRange(v, (int) Math.min(JobKeys.BATCH, n - v), domain.width(), digests);
                 }
                 double hash = n / ((System.nanoTime() - t0) / 1e9);
+                FpgaEngine.Stats hashStats = fpga != null ? fpga.stats() : null;
+                if (fpga != null) {
+                    fpga.resetStats();
+                }
                 t0 = System.nanoTime();
                 for (long v = 0; v < n; v += JobKeys.BATCH) {
                     engine.searchRange(v, Math.min(JobKeys.BATCH, n - v), domain.width(), none);
                 }
                 double search = n / ((System.nanoTime() - t0) / 1e9);
                 out.printf("%-24s %16.4g %16.4g%n", engine.name(), hash, search);
+                if (fpga != null) {
+                    device(out, fpga, "hash", hashStats);
+                    device(out, fpga, "search", fpga.stats());
+                }
             } catch (IllegalArgumentException e) {
                 out.printf("%-24s %s%n", spec, "unavailable: " + e.getMessage());
             }
@@ -66,4 +79,13 @@ final class EngineRate {
         return 0;
     }
 
+    /** The device's own figures: what the hardware would do at its clock, and the driver's host share. */
+    private static void device(PrintStream out, FpgaEngine f, String path, FpgaEngine.Stats s) {
+        if (s.batches() == 0) {
+            return;
+        }
+        out.printf("  %-6s on the device: %.0f cycles/batch, %.4g values/s at %.0f MHz, driver host time %.3f ms/batch (%.1f%% of device time)%n",
+            path, (double) s.deviceCycles() / s.batches(), s.deviceSeconds() > 0 ? s.values() / s.deviceSeconds() : 0.0, f.mhz(),
+            1e3 * s.hostSeconds() / s.batches(), 100 * s.hostShare());
+    }
 }

@@ -111,10 +111,14 @@ public class Md5Tool extends Configured implements Tool {
         conf.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
         conf.set("fs.defaultFS", "file:///");
         int cores = Runtime.getRuntime().availableProcessors();
-        conf.setInt("mapreduce.local.map.tasks.maximum", cores);
+        // A device belongs to one process at a time, and the local runner's maps are threads of this
+        // one: with --accel fpga they take turns on it (by default one map over the whole domain, its
+        // records streamed through the device's batches), never wait on each other's lock.
+        boolean fpga = o.accel().equals("fpga");
+        conf.setInt("mapreduce.local.map.tasks.maximum", fpga ? 1 : cores);
         conf.setInt("mapreduce.local.reduce.tasks.maximum", cores);
         Path outDir = new Path(local.toUri());
-        return runJob(o, conf, outDir, cores, null);
+        return runJob(o, conf, outDir, fpga ? 1 : cores, null);
     }
 
     private int runEmbedded(JobOptions o, Configuration base, String outputName) throws Exception {
@@ -145,6 +149,25 @@ public class Md5Tool extends Configured implements Tool {
             throw new UsageException("--output: " + local + " already exists");
         }
         return local;
+    }
+
+    /**
+     * The engine spec the maps open. With {@code --accel fpga --device SPEC} on a cluster whose maps
+     * are separate processes, every map opens that one device, which serves one process at a time:
+     * the driver's {@code wait_ms} makes a map that finds it busy wait for it (up to 90% of the task
+     * timeout) rather than fail. A device that the NodeManager assigns to the container
+     * ({@code FPGAMR_DEVICE}) replaces the spec, and is the container's alone.
+     */
+    static String taskEngineSpec(JobOptions o, Configuration conf) {
+        String spec = o.engineSpec();
+        String device = o.device();
+        if (!o.accel().equals("fpga") || device == null || device.isBlank() || o.cluster() == ClusterKind.LOCAL
+            || device.matches("(?:.*[:,])?wait_ms=.*")) {
+            return spec;
+        }
+        long timeout = conf.getLong(MRJobConfig.TASK_TIMEOUT, MRJobConfig.DEFAULT_TASK_TIMEOUT_MILLIS);
+        long waitMs = timeout > 0 ? timeout / 10 * 9 : 3_600_000L;
+        return spec + (device.contains(":") ? "," : ":") + "wait_ms=" + waitMs;
     }
 
     /** On this machine's clusters an engine that cannot open is a usage error, not a failed task. */
@@ -213,7 +236,7 @@ public class Md5Tool extends Configured implements Tool {
         conf.setInt(JobKeys.BITS, o.bits());
         conf.setInt(JobKeys.PPK, o.ppk());
         conf.setStrings(JobKeys.TARGETS, o.targets().toArray(new String[0]));
-        conf.set(JobKeys.ENGINE, o.engineSpec());
+        conf.set(JobKeys.ENGINE, taskEngineSpec(o, conf));
         if (o.recordsPerSplit() > 0) {
             conf.setLong(JobKeys.RECORDS_PER_SPLIT, o.recordsPerSplit());
         }
@@ -283,6 +306,10 @@ public class Md5Tool extends Configured implements Tool {
             java.nio.file.Path energyDir = energyDir(o, outDir, copyTo, job);
             JobEnergy energy = monitor.finish(new JobRecord(job.getJobID().toString(), submitMs, doneMs, hashed, energySpans(spans)), energyDir);
             summary.put("energy", energy.toMap());
+            Map<String, Object> fpgaFigures = FpgaFigures.summary(job.getCounters());
+            if (fpgaFigures != null) {
+                summary.put("fpga", fpgaFigures);
+            }
 
             for (String line : found) {
                 out.println(line);
@@ -508,6 +535,9 @@ public class Md5Tool extends Configured implements Tool {
         err.printf("  values/s %.4g overall, %.4g in the map stage%n", (Double) s.get("values_per_s"), (Double) s.get("map_values_per_s"));
         Map<String, Map<String, Integer>> byNode = (Map<String, Map<String, Integer>>) s.get("maps_by_node");
         byNode.forEach((node, c) -> err.printf("  maps on %s: %d cpu, %d fpga%n", node, c.get("cpu"), c.get("fpga")));
+        if (s.get("fpga") instanceof Map<?, ?> fpga) {
+            err.println("  " + FpgaFigures.line((Map<String, Object>) fpga));
+        }
         if (fallbackMaps > 0) {
             err.printf("  warning: %d map(s) hashed in pure Java: no native kernel for their platform%n", fallbackMaps);
         }
