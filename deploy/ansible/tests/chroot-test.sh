@@ -382,9 +382,10 @@ fpga_node() {
   http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | "$py" -c '
 import json, sys
 nodes = json.load(sys.stdin)["nodes"]["node"]
-fpga = {n["nodeHostName"]: sum(r.get("value", 0) for r in n["totalResource"]["resourceInformations"]["resourceInformation"]
+fpga = {n["nodeHostName"].split(".")[0]: sum(r.get("value", 0) for r in n["totalResource"]["resourceInformations"]["resourceInformation"]
                                if r["name"] == "yarn.io/fpga") for n in nodes if n["state"] == "RUNNING"}
-sys.exit(0 if fpga.get("127.0.0.2") == 1 and fpga.get("127.0.0.1") == 0 else 1)'
+print(fpga)
+sys.exit(0 if len(fpga) == 2 and (fpga.get("fpga1") or fpga.get("127.0.0.2")) == 1 and sum(fpga.values()) == 1 else 1)'
 }
 wait_for 120 "fpga1's NodeManager registered with yarn.io/fpga = 1 (node1: 0)" fpga_node \
   || { tail -n 30 "$froot/var/log/hadoop/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA"; }
@@ -416,4 +417,4 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
   || fail "Prometheus has not loaded the recording rules"
 step "Prometheus: recording rules loaded"
 
-echo "deploy chroot test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin config; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
