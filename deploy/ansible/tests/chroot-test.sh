@@ -215,7 +215,8 @@ fpga_kernel_release: $krel
 fpga_kernel_headers_package: linux-headers-$krel
 # No Quartus here: the overlay is built (hdl/build), the bitstream is not.
 fpga_design_required: false
-hadoop_nm_memory_mb: 1024
+# Room for the job's ApplicationMaster (768 MiB) and one FPGA map (512 MiB) wherever YARN puts the AM.
+hadoop_nm_memory_mb: 1536
 hadoop_nm_vcores: 2
 # Its NodeManager is started after the job: one simulated accelerator (hdl's Verilated model),
 # and a shuffle port of its own (both NodeManagers share the test's network namespace).
@@ -390,6 +391,25 @@ sys.exit(0 if len(fpga) == 2 and (fpga.get("fpga1") or fpga.get("127.0.0.2")) ==
 wait_for 120 "fpga1's NodeManager registered with yarn.io/fpga = 1 (node1: 0)" fpga_node \
   || { tail -n 30 "$froot/var/log/hadoop/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA"; }
 
+# The accelerator path of the deployed cluster: a job whose maps ask for yarn.io/fpga runs on
+# fpga1, where the plugin loads the (simulated) design and the maps hash on the device.
+digest2="$("$py" -c 'import hashlib; print(hashlib.md5(bytes.fromhex("00001234")).hexdigest())')"
+step "fpgamr search $digest2 --bits 16 --accel fpga --design vsim-p4 (maps on fpga1's FPGA)"
+job_rc=0
+timeout 300 nsenter --net --uts -t "$holder" -- chroot "$root" \
+  setpriv --reuid fpgamr --regid fpgamr --init-groups \
+  env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
+  sh -c 'cd "$HOME" && exec fpgamr search "$0" --bits 16 --accel fpga --design vsim-p4' "$digest2" \
+  >"$logs/job-fpga.stdout" 2>"$logs/job-fpga.stderr" || job_rc=$?
+cat "$logs/job-fpga.stdout"
+grep -E '^  maps on' "$logs/job-fpga.stderr" || true
+if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest2:\$HEX\[00001234\]" "$logs/job-fpga.stdout" \
+   || ! grep -Eq '^  maps on fpga1[^ ]*: 0 cpu, [1-9][0-9]* fpga' "$logs/job-fpga.stderr"; then
+  tail -n 30 "$logs/job-fpga.stderr" >&2
+  tail -n 30 "$froot/var/log/hadoop/hadoop-yarn-nodemanager.log" >&2
+  fail "the FPGA job (exit $job_rc) did not run its maps on fpga1's accelerator and print $digest2:\$HEX[00001234]"
+fi
+
 # --- 9. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
 if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.service"; then
   for p in 27001:namenode 27002:datanode 27003:resourcemanager 27004:nodemanager 27005:jobhistoryserver; do
@@ -417,4 +437,4 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
   || fail "Prometheus has not loaded the recording rules"
 step "Prometheus: recording rules loaded"
 
-echo "deploy chroot test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
