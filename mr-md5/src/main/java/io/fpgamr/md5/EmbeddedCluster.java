@@ -86,6 +86,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
             conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
             conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.9f);
+            // How long a NodeManager waits for a killed container, and so for its applications when it stops.
+            conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 1000);
             // FPGAs are a resource type; memory, cores and FPGAs all count when placing a container,
             // and two jobs' AMs may run at once.
             conf.set(YarnConfiguration.RESOURCE_TYPES, FpgaContainer.RESOURCE);
@@ -215,9 +217,14 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        // Each NodeManager waits some seconds for its applications on the way down: in parallel.
+        Thread fpgaStop = new Thread(fpgaNode::stop, "fpgamr-fpga-nm-stop");
+        fpgaStop.start();
         try {
-            fpgaNode.stop();
             yarn.stop();
+            fpgaStop.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             dfs.shutdown();
             deleteTree(workDir);
