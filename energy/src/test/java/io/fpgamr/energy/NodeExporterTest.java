@@ -66,10 +66,13 @@ class NodeExporterTest {
         // finished long ago: no longer exported
         ps.write(new JobProgress("job_0_0009", "launcher", "fpga1", 5, 5, now - 900_000, now - 600_000, 0, 0, 0, 0, 0, JobProgress.SUCCEEDED));
 
-        NodeExporter.Options o = NodeExporter.Options.defaults("fpga1", "arm-fpga").withListen("127.0.0.1", 0).withPeriodMs(100).withSpool(spool);
+        // the timer's period is an hour so that only this test's ticks read the sources: the gap count
+        // below is exact, and a timer tick racing the test would add a failed read of its own
+        NodeExporter.Options o = NodeExporter.Options.defaults("fpga1", "arm-fpga").withListen("127.0.0.1", 0)
+            .withPeriodMs(3_600_000).withSpool(spool);
         try (NodeExporter e = NodeExporter.start(o, found)) {
             URI base = URI.create("http://127.0.0.1:" + e.port());
-            Thread.sleep(350);
+            Thread.sleep(50);
             e.sampler().tick();
             String m = get(base.resolve("/metrics"));
             assertEquals(Set.of(
@@ -108,6 +111,7 @@ class NodeExporterTest {
 
             // a failing read: up goes to 0, the node's power disappears, the gap is counted
             java.nio.file.Files.delete(ina.resolve("power1_input"));
+            Thread.sleep(5);
             e.sampler().tick();
             String after = get(base.resolve("/metrics"));
             assertEquals(Set.of("fpgamr_power_source_up{node=\"fpga1\",node_type=\"arm-fpga\",source=\"declared\"} 1.0",

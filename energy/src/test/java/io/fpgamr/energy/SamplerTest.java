@@ -1,6 +1,7 @@
 package io.fpgamr.energy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.energy.sample.Sample;
 import io.fpgamr.energy.sample.SampleLog;
@@ -83,17 +84,30 @@ class SamplerTest {
     }
 
     @Test
-    void aRunningSamplerReadsAboutOncePerPeriod() throws InterruptedException {
+    void aRunningSamplerReadsOncePerPeriodAndTilesTheTime() throws InterruptedException {
         Scripted s = new Scripted();
         for (int i = 0; i < 100; i++) {
             s.answers.add(5.0);
         }
         try (Sampler sampler = new Sampler("arm1", "arm", List.of(s), 50, 3_600_000, System::currentTimeMillis)) {
             sampler.start();
-            Thread.sleep(420);
-            int n = sampler.rows(0, Long.MAX_VALUE).size();
-            // 8 periods of 50 ms in 420 ms; a loaded machine may run a tick late
-            assertEquals(true, n >= 5 && n <= 9, "rows: " + n);
+            long t0 = sampler.startMs();
+            List<Sample> rows = List.of();
+            while (rows.size() < 3) {
+                Thread.sleep(60);
+                rows = sampler.rows(0, Long.MAX_VALUE);
+            }
+            long elapsed = System.currentTimeMillis() - t0;
+            // never more reads than periods elapsed (a late tick may catch up, never overtake)
+            assertTrue(rows.size() <= elapsed / 50 + 1, rows.size() + " rows in " + elapsed + " ms");
+            // consecutive rows tile the time from the priming read on, at 5 W each
+            long at = t0;
+            for (Sample r : rows) {
+                assertEquals(at, r.startMs());
+                assertTrue(r.endMs() > r.startMs());
+                assertEquals(5.0, r.watts());
+                at = r.endMs();
+            }
         }
     }
 }
