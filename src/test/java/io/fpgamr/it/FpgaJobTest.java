@@ -96,7 +96,7 @@ class FpgaJobTest {
         int bits = 18;
         long c = random.nextLong(1L << bits);
         json = tmp.resolve("bench.json");
-        Fpgamr.Result bench = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(c, bits), "--bits", "" + bits, "--cluster", "local",
+        Fpgamr.Result bench = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(c, bits), "--bits", "" + bits, "--cluster", "local", "--repeat", "1",
             "--accel", "fpga", "--device", device(), "--output", tmp.resolve("b").toString(), "--summary-json", json.toString());
         assertEquals(0, bench.code(), bench.err());
         assertEquals(List.of(Fpgamr.potLine(c, bits)), bench.outLines());

@@ -81,7 +81,7 @@ class JobEndToEndTest {
         Path out = tmp.resolve("out");
         Path json = tmp.resolve("summary.json");
 
-        Fpgamr.Result r = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--reducers", "4",
+        Fpgamr.Result r = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--reducers", "4", "--repeat", "1",
             "--output", out.toString(), "--summary-json", json.toString());
 
         assertEquals(0, r.code(), r.err());
@@ -109,9 +109,37 @@ class JobEndToEndTest {
         assertTrue(search.err().contains("values hashed " + VALUES + " of " + VALUES), search.err());
 
         Fpgamr.Result bench = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--cluster", "local",
-            "--output", tmp.resolve("b").toString());
+            "--repeat", "1", "--output", tmp.resolve("b").toString());
         assertEquals(0, bench.code(), bench.err());
         assertEquals(List.of(Fpgamr.potLine(a, BITS)), bench.outLines());
+    }
+
+    @Test
+    void repeatedRunsEachHashEverythingAndGiveMeanAndDeviation() throws Exception {
+        long a = planted();
+        Path out = tmp.resolve("rep");
+        Path json = tmp.resolve("rep.json");
+        Fpgamr.Result r = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--cluster", "local",
+            "--repeat", "3", "--output", out.toString(), "--summary-json", json.toString());
+        assertEquals(0, r.code(), r.err());
+        // the preimage once on stdout, and in every run's output
+        assertEquals(List.of(Fpgamr.potLine(a, BITS)), r.outLines());
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(List.of(Fpgamr.potLine(a, BITS)), outputLines(out.resolve("run-" + i)));
+            assertTrue(Files.isRegularFile(out.resolve("_energy/run-" + i + "/energy.json")), "run " + i + "'s energy report");
+        }
+        assertTrue(Files.readString(out.resolve("_energy/report.md")).contains("over 3 runs"));
+        assertTrue(r.err().contains("fpgamr: 3 runs, each hashed " + VALUES + " values"), r.err());
+        JsonNode s = summary(json);
+        assertEquals(3, s.get("repetitions").get("runs").asInt());
+        assertEquals(3, s.get("runs").size());
+        double sum = 0;
+        for (JsonNode run : s.get("runs")) {
+            assertEquals(VALUES, run.get("values_hashed").asLong());
+            sum += run.get("stages").get("total_s").asDouble();
+        }
+        assertEquals(sum / 3, s.get("repetitions").get("mean").get("total_s").asDouble(), 1e-9);
+        assertTrue(s.get("repetitions").get("sd").has("total_s"));
     }
 
     @Test

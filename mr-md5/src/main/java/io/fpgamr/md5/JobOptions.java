@@ -26,9 +26,13 @@ record JobOptions(
     String device,
     String design,
     int fpgaDevices,
+    int repeat,
     boolean help) {
 
     enum Mode { SEARCH, BENCH }
+
+    /** Runs of the bench mode by default: the thesis ran each measurement five times. */
+    static final int DEFAULT_BENCH_RUNS = io.fpgamr.energy.Repetitions.DEFAULT_RUNS;
 
     enum ClusterKind { EMBEDDED, LOCAL, CONF }
 
@@ -65,6 +69,10 @@ record JobOptions(
                 + "(default on the embedded cluster: vsim-p4)").build());
         o.addOption(Option.builder().longOpt("fpga-devices").hasArg().argName("N")
             .desc("embedded cluster: simulated FPGAs on its FPGA node (default 2; 0: no FPGA in the cluster)").build());
+        o.addOption(Option.builder().longOpt("repeat").hasArg().argName("N")
+            .desc("run the job N times on the same cluster and give every figure (stage times, energy, TpW) as mean ± sd "
+                + "(default 5 in bench mode, as the thesis ran each measurement, and 1 in search mode); runs go to "
+                + "OUTPUT/run-1 .. run-N, their energy reports and the summary over them to OUTPUT/_energy").build());
         o.addOption(Option.builder("h").longOpt("help").desc("print this help").build());
         return o;
     }
@@ -91,7 +99,7 @@ record JobOptions(
             throw new UsageException(e.getMessage());
         }
         if (cl.hasOption("help")) {
-            return new JobOptions(mode, List.of(), 0, 0, 0, 0, 0, null, null, null, null, null, null, 0, true);
+            return new JobOptions(mode, List.of(), 0, 0, 0, 0, 0, null, null, null, null, null, null, 0, 0, true);
         }
         List<String> targets = new ArrayList<>();
         for (String a : cl.getArgList()) {
@@ -133,9 +141,10 @@ record JobOptions(
             throw new UsageException("--design: no such design package: " + design);
         }
         int fpgaDevices = intOption(cl, "fpga-devices", 2, 0, 16);
+        int repeat = intOption(cl, "repeat", mode == Mode.BENCH ? DEFAULT_BENCH_RUNS : 1, 1, 100);
         return new JobOptions(mode, Targets.unique(targets), bits, ppk, rps, maps, reducers, cluster,
             cl.getOptionValue("output"), cl.getOptionValue("summary-json"), accel, cl.getOptionValue("device"), design, fpgaDevices,
-            false);
+            repeat, false);
     }
 
     private static int intOption(CommandLine cl, String name, int dflt, int min, int max) throws UsageException {

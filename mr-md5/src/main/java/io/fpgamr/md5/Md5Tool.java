@@ -11,6 +11,8 @@ import io.fpgamr.energy.EnergyMonitor;
 import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.JobProgress;
 import io.fpgamr.energy.JobRecord;
+import io.fpgamr.energy.Repetitions;
+import io.fpgamr.energy.Stats;
 import io.fpgamr.md5.JobOptions.ClusterKind;
 import io.fpgamr.md5.JobOptions.Mode;
 import java.io.BufferedReader;
@@ -31,6 +33,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.ByteWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -231,7 +234,76 @@ public class Md5Tool extends Configured implements Tool {
         return m.lines().findFirst().orElse(m);
     }
 
+    /** What one run of the job left: its preimages, its figures, its energy. */
+    private record Run(List<String> found, Map<String, Object> summary, JobEnergy energy, long fallbackMaps,
+                       java.nio.file.Path energyDir) {
+    }
+
+    /**
+     * Runs the job {@code --repeat} times on one cluster under one energy monitor. One run writes
+     * into {@code outDir}; repeated runs into {@code outDir/run-1}, ... with their energy folders
+     * in one set folder that also gets the mean ± sd report. A failed run removes the whole output.
+     */
     private int runJob(JobOptions o, Configuration conf, Path outDir, int slots, java.nio.file.Path copyTo) throws Exception {
+        EnergyConfig energyConfig;
+        try {
+            energyConfig = EnergyConfig.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("$" + EnergyConfig.OPTS_ENV + ": " + e.getMessage());
+        }
+        FileSystem fs = outDir.getFileSystem(conf);
+        try (EnergyMonitor monitor = EnergyMonitor.start(energyConfig)) {
+            err.println("fpgamr: " + monitor.describe());
+            if (o.repeat() == 1) {
+                Run r = runOnce(o, new Configuration(conf), outDir, slots, copyTo, null, monitor);
+                if (r == null) {
+                    return 1;
+                }
+                printPreimages(o, r.found());
+                printSummary(r.summary(), r.fallbackMaps());
+                err.println("  energy: " + energyLine(r.energy()) + "; report in " + r.energyDir());
+                writeSummaryJson(o, r.summary());
+                return 0;
+            }
+            List<Run> runs = new ArrayList<>();
+            java.nio.file.Path setDir = energySetDir(outDir, copyTo);
+            for (int i = 1; i <= o.repeat(); i++) {
+                err.println("fpgamr: run " + i + " of " + o.repeat());
+                String name = "run-" + i;
+                Run r = runOnce(o, new Configuration(conf), new Path(outDir, name), slots, copyTo == null ? null : copyTo.resolve(name),
+                    setDir.resolve(name), monitor);
+                if (r == null) {
+                    fs.delete(outDir, true);
+                    if (copyTo != null) {
+                        FileUtil.fullyDelete(copyTo.toFile());
+                    }
+                    FileUtil.fullyDelete(setDir.toFile());
+                    return 1;
+                }
+                if (!runs.isEmpty() && !r.found().equals(runs.get(0).found())) {
+                    err.println("fpgamr: run " + i + " found " + r.found() + " but run 1 found " + runs.get(0).found());
+                    return 1;
+                }
+                printRunLine(i, r);
+                runs.add(r);
+            }
+            Repetitions rep = EnergyMonitor.summarize(setDir, runs.stream().map(Run::energy).toList());
+            Map<String, Object> summary = new LinkedHashMap<>(runs.get(runs.size() - 1).summary());
+            summary.put("output", copyTo != null ? copyTo.toString() : outDir.toString());
+            summary.put("repetitions", rep.toMap());
+            summary.put("runs", runs.stream().map(Run::summary).toList());
+            printPreimages(o, runs.get(0).found());
+            printRepetitions(rep, runs);
+            err.println("  output in " + summary.get("output") + " (run-1 .. run-" + o.repeat() + ")");
+            err.println("  energy report over the runs in " + setDir);
+            writeSummaryJson(o, summary);
+            return 0;
+        }
+    }
+
+    /** One run of the job: submits it, waits, reads its results; null when it failed (said on stderr, output removed). */
+    private Run runOnce(JobOptions o, Configuration conf, Path outDir, int slots, java.nio.file.Path copyTo,
+                        java.nio.file.Path energyDirOrNull, EnergyMonitor monitor) throws Exception {
         Domain domain = o.domain();
         conf.setInt(JobKeys.BITS, o.bits());
         conf.setInt(JobKeys.PPK, o.ppk());
@@ -265,77 +337,112 @@ public class Md5Tool extends Configured implements Tool {
         FileOutputFormat.setOutputPath(job, outDir);
         FileSystem fs = outDir.getFileSystem(conf);
 
-        EnergyConfig energyConfig;
-        try {
-            energyConfig = EnergyConfig.fromEnvironment();
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("$" + EnergyConfig.OPTS_ENV + ": " + e.getMessage());
+        long submitMs = System.currentTimeMillis();
+        boolean ok;
+        try (Progress progress = new Progress(job, err, () -> monitor.progress(progressOf(job, o, slots, submitMs, monitor)))) {
+            job.submit();
+            err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.name().toLowerCase() + " over 2^" + o.bits()
+                + " values, " + o.targets().size() + " target(s), engine " + o.engineSpec());
+            ok = job.waitForCompletion(false);
         }
-        try (EnergyMonitor monitor = EnergyMonitor.start(energyConfig)) {
-            err.println("fpgamr: " + monitor.describe());
-            long submitMs = System.currentTimeMillis();
-            boolean ok;
-            try (Progress progress = new Progress(job, err, () -> monitor.progress(progressOf(job, o, slots, submitMs, monitor)))) {
-                job.submit();
-                err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.name().toLowerCase() + " over 2^" + o.bits()
-                    + " values, " + o.targets().size() + " target(s), engine " + o.engineSpec());
-                ok = job.waitForCompletion(false);
-            }
-            long doneMs = System.currentTimeMillis();
-            if (!ok) {
-                monitor.failed(job.getJobID().toString());
-                String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
-                fs.delete(outDir, true);
-                err.println("fpgamr: job " + job.getJobID() + " failed: "
-                    + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
-                return 1;
-            }
-            List<TaskSpan> spans = TaskSpan.readAll(fs, outDir);
-            List<String> found = readResults(fs, outDir);
-            if (copyTo != null) {
-                Files.createDirectories(copyTo.getParent());
-                fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
-            }
-            long hashed = job.getCounters().findCounter(Md5Counters.VALUES_HASHED).getValue();
-            long fallback = job.getCounters().findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
-            StageTimes stages = StageTimes.of(spans, submitMs, doneMs);
-            Map<String, Object> summary = summary(o, domain, hashed, stages, spans, copyTo != null ? copyTo.toString() : outDir.toString());
-            if (design != null) {
-                summary.put("design", design);
-            }
-            java.nio.file.Path energyDir = energyDir(o, outDir, copyTo, job);
-            JobEnergy energy = monitor.finish(new JobRecord(job.getJobID().toString(), submitMs, doneMs, hashed, energySpans(spans)), energyDir);
-            summary.put("energy", energy.toMap());
-            Map<String, Object> fpgaFigures = FpgaFigures.summary(job.getCounters());
-            if (fpgaFigures != null) {
-                summary.put("fpga", fpgaFigures);
-            }
+        long doneMs = System.currentTimeMillis();
+        if (!ok) {
+            monitor.failed(job.getJobID().toString());
+            String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
+            fs.delete(outDir, true);
+            err.println("fpgamr: job " + job.getJobID() + " failed: "
+                + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
+            return null;
+        }
+        List<TaskSpan> spans = TaskSpan.readAll(fs, outDir);
+        List<String> found = readResults(fs, outDir);
+        if (copyTo != null) {
+            Files.createDirectories(copyTo.getParent());
+            fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
+        }
+        long hashed = job.getCounters().findCounter(Md5Counters.VALUES_HASHED).getValue();
+        long fallback = job.getCounters().findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
+        StageTimes stages = StageTimes.of(spans, submitMs, doneMs);
+        Map<String, Object> summary = summary(o, domain, hashed, stages, spans, copyTo != null ? copyTo.toString() : outDir.toString());
+        summary.put("job_id", job.getJobID().toString());
+        if (design != null) {
+            summary.put("design", design);
+        }
+        java.nio.file.Path energyDir = energyDirOrNull != null ? energyDirOrNull : energyDir(outDir, copyTo, job);
+        JobEnergy energy = monitor.finish(new JobRecord(job.getJobID().toString(), submitMs, doneMs, hashed, energySpans(spans)), energyDir);
+        summary.put("energy", energy.toMap());
+        Map<String, Object> fpgaFigures = FpgaFigures.summary(job.getCounters());
+        if (fpgaFigures != null) {
+            summary.put("fpga", fpgaFigures);
+        }
+        return new Run(found, summary, energy, fallback, energyDir);
+    }
 
-            for (String line : found) {
-                out.println(line);
-            }
-            out.flush();
-            if (found.isEmpty()) {
-                err.println("fpgamr: no preimage found for " + o.targets().size() + " target(s) among 2^" + o.bits() + " values");
-            }
-            printSummary(summary, fallback);
-            err.println("  energy: " + energyLine(energy) + "; report in " + energyDir);
-            if (o.summaryJson() != null) {
-                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new java.io.File(o.summaryJson()), summary);
+    private void printPreimages(JobOptions o, List<String> found) {
+        for (String line : found) {
+            out.println(line);
+        }
+        out.flush();
+        if (found.isEmpty()) {
+            err.println("fpgamr: no preimage found for " + o.targets().size() + " target(s) among 2^" + o.bits() + " values");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void printRunLine(int i, Run r) {
+        Map<String, Object> st = (Map<String, Object>) r.summary().get("stages");
+        long hashed = (Long) r.summary().get("values_hashed");
+        err.printf("fpgamr: run %d: %s values hashed%s, map %.2f s, shuffle %.2f s, reduce %.2f s, total %.2f s; energy %s%n", i,
+            hashed, hashed == (Long) r.summary().get("values_expected") ? "" : " (MISMATCH)", (Double) st.get("map_s"),
+            (Double) st.get("shuffle_s"), (Double) st.get("reduce_s"), (Double) st.get("total_s"), energyLine(r.energy()));
+        if (r.fallbackMaps() > 0) {
+            err.printf("  warning: %d map(s) hashed in pure Java: no native kernel for their platform%n", r.fallbackMaps());
+        }
+    }
+
+    /** The thesis's way of giving repeated runs: each figure as mean ± standard deviation. */
+    private void printRepetitions(Repetitions rep, List<Run> runs) {
+        long expected = (Long) runs.get(0).summary().get("values_expected");
+        boolean allHashed = runs.stream().allMatch(r -> (Long) r.summary().get("values_hashed") == expected);
+        err.printf("fpgamr: %d runs, each hashed %s%n", runs.size(), allHashed ? expected + " values" : "a different count (MISMATCH)");
+        err.printf("  %-8s %20s%n", "figure", "mean ± sd");
+        for (String[] f : new String[][] {{"map_s", "map", "s"}, {"shuffle_s", "shuffle", "s"}, {"reduce_s", "reduce", "s"},
+            {"total_s", "total", "s"}, {"energy_j", "energy", "J"}, {"mean_w", "power", "W"}, {"tpw", "TpW", "values/J"}}) {
+            Stats st = rep.stat(f[0]);
+            if (st != null) {
+                err.printf("  %-8s %20s %s%n", f[1], st.format(f[0].equals("tpw") ? 0 : 2), f[2]);
             }
         }
-        return 0;
+        if (rep.stat("energy_j") == null) {
+            boolean none = runs.stream().allMatch(r -> r.energy().energyJ() == null);
+            err.println(none ? "  energy: " + energyLine(runs.get(0).energy())
+                : "  energy: not measured in every run (see each run's report): no mean given");
+        }
+    }
+
+    private void writeSummaryJson(JobOptions o, Map<String, Object> summary) throws IOException {
+        if (o.summaryJson() != null) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new java.io.File(o.summaryJson()), summary);
+        }
     }
 
     /** Where the energy report goes: beside a local output, else in the current directory. */
-    private static java.nio.file.Path energyDir(JobOptions o, Path outDir, java.nio.file.Path copyTo, Job job) {
+    private static java.nio.file.Path energyDir(Path outDir, java.nio.file.Path copyTo, Job job) {
+        if (copyTo != null || "file".equals(outDir.toUri().getScheme())) {
+            return energySetDir(outDir, copyTo);
+        }
+        return java.nio.file.Path.of("fpgamr-energy", job.getJobID().toString()).toAbsolutePath();
+    }
+
+    /** The energy folder of repeated runs (each run's in its run-N): beside a local output, else named after the output. */
+    private static java.nio.file.Path energySetDir(Path outDir, java.nio.file.Path copyTo) {
         if (copyTo != null) {
             return copyTo.resolve("_energy");
         }
         if ("file".equals(outDir.toUri().getScheme())) {
             return java.nio.file.Path.of(outDir.toUri()).resolve("_energy");
         }
-        return java.nio.file.Path.of("fpgamr-energy", job.getJobID().toString()).toAbsolutePath();
+        return java.nio.file.Path.of("fpgamr-energy", outDir.getName()).toAbsolutePath();
     }
 
     private static String energyLine(JobEnergy e) {

@@ -61,6 +61,19 @@ class BadInputTest {
     }
 
     @Test
+    void repeatOutOfRange() {
+        assertUsageError("--repeat must be in 1..100, got 0", "bench", TARGET, "--repeat", "0");
+        assertUsageError("--repeat must be a number, got 'twice'", "search", TARGET, "--repeat", "twice");
+    }
+
+    @Test
+    void benchRepeatsFiveTimesByDefaultAsTheThesisSearchOnce() throws UsageException {
+        assertEquals(5, JobOptions.parse(JobOptions.Mode.BENCH, new String[] {TARGET}, false).repeat());
+        assertEquals(1, JobOptions.parse(JobOptions.Mode.SEARCH, new String[] {TARGET}, false).repeat());
+        assertEquals(3, JobOptions.parse(JobOptions.Mode.SEARCH, new String[] {TARGET, "--repeat", "3"}, false).repeat());
+    }
+
+    @Test
     void ppkOtherThanOneOrBatch() {
         assertUsageError("--ppk must be 1 or 262144, got 2", "search", TARGET, "--ppk", "2");
         assertUsageError("--ppk must be in 1..262144, got 262145", "bench", TARGET, "--ppk", "262145");
