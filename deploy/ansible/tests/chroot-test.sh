@@ -372,6 +372,31 @@ ok = [a for a in apps if a.get("finalStatus") == "SUCCEEDED" and a.get("applicat
 print("YARN applications that succeeded: %s" % ", ".join("%s (%s)" % (a["id"], a["name"]) for a in ok))
 sys.exit(0 if ok else 1)' || fail "the ResourceManager lists no succeeded MapReduce application: the job did not run on YARN"
 
+# The same Tool through Hadoop's own launcher: `hadoop jar` with a generic option (-D) after the
+# subcommand, which must reach the job (its tag is on the YARN application).
+digest3="$("$py" -c 'import hashlib; print(hashlib.md5(bytes.fromhex("00000777")).hexdigest())')"
+jobjar="$(basename "$jar")"
+[ -f "$root/opt/fpgamr/mr-md5/target/$jobjar" ] || fail "the job jar is not installed as /opt/fpgamr/mr-md5/target/$jobjar"
+step "hadoop jar $jobjar search -D mapreduce.job.tags=via-hadoop-jar $digest3 --bits 16"
+job_rc=0
+timeout 300 nsenter --net --uts -t "$holder" -- chroot "$root" \
+  setpriv --reuid fpgamr --regid fpgamr --init-groups \
+  env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
+  sh -c 'cd "$HOME" && exec hadoop jar "$1" search -D mapreduce.job.tags=via-hadoop-jar "$0" --bits 16 --output via-hadoop-jar' \
+  "$digest3" "/opt/fpgamr/mr-md5/target/$jobjar" \
+  >"$logs/job-hadoop-jar.stdout" 2>"$logs/job-hadoop-jar.stderr" || job_rc=$?
+cat "$logs/job-hadoop-jar.stdout"
+if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest3:\$HEX\[00000777\]" "$logs/job-hadoop-jar.stdout"; then
+  tail -n 30 "$logs/job-hadoop-jar.stderr" >&2
+  fail "hadoop jar ... search (exit $job_rc) did not print $digest3:\$HEX[00000777]"
+fi
+http_get "http://127.0.0.1:8088/ws/v1/cluster/apps?states=FINISHED" | "$py" -c '
+import json, sys
+apps = (json.load(sys.stdin).get("apps") or {}).get("app") or []
+tagged = [a["id"] for a in apps if a.get("finalStatus") == "SUCCEEDED" and "via-hadoop-jar" in (a.get("applicationTags") or "")]
+print("succeeded with the tag of -D mapreduce.job.tags: %s" % ", ".join(tagged))
+sys.exit(0 if tagged else 1)' || fail "no succeeded YARN application carries the tag given by -D: generic options did not reach the job"
+
 # --- 8. The FPGA worker's NodeManager: the deployed plugin registers its (simulated) device -------
 step "starting fpga1's NodeManager from its unit (FPGA plugin, one simulated accelerator)"
 start_unit_in() {  # ROOT UNIT LOGNAME
