@@ -462,4 +462,4 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
   || fail "Prometheus has not loaded the recording rules"
 step "Prometheus: recording rules loaded"
 
-echo "deploy chroot test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN)"
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s (site.yml applied twice to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device; HDFS + YARN + exporter + Prometheus from the installed units; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured)"
