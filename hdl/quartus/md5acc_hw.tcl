@@ -12,6 +12,11 @@ set_module_property EDITABLE false
 add_parameter NPIPE INTEGER 4 "MD5 pipelines"
 set_parameter_property NPIPE HDL_PARAMETER true
 set_parameter_property NPIPE ALLOWED_RANGES {1 2 4 8}
+# AXI4 master data width; the hash path does min(NPIPE, DATA_W/128) digests
+# per clock. The HPS FPGA-to-SDRAM ports are at most 256 bits wide.
+add_parameter DATA_W INTEGER 128 "AXI4 master data width (bits)"
+set_parameter_property DATA_W HDL_PARAMETER true
+set_parameter_property DATA_W ALLOWED_RANGES {128 256 512}
 
 add_fileset synth QUARTUS_SYNTH "" ""
 set_fileset_property synth TOP_LEVEL md5acc_top
@@ -74,6 +79,11 @@ foreach {port role dir width} {
     m_axi_rready rready Output 1 } {
     add_interface_port m_axi $port $role $dir $width
 }
+# the data ports follow DATA_W (the widths above are the default's)
+set_port_property m_axi_wdata WIDTH_EXPR DATA_W
+set_port_property m_axi_wstrb WIDTH_EXPR {DATA_W / 8}
+set_port_property m_axi_rdata WIDTH_EXPR DATA_W
+foreach p {m_axi_wdata m_axi_wstrb m_axi_rdata} { set_port_property $p VHDL_TYPE STD_LOGIC_VECTOR }
 
 add_interface irq interrupt end
 set_interface_property irq associatedAddressablePoint s_axil

@@ -1,13 +1,17 @@
 # Platform Designer system for the DE10-Nano, built with
-#   qsys-script --script=soc_system.tcl [--cmd="set NPIPE 4"]
+#   qsys-script --script=soc_system.tcl [--cmd="set NPIPE 4; set DATA_W 128"]
 # HPS (Cyclone V hard processor system) with:
 #   - the lightweight HPS-to-FPGA bridge -> md5acc registers at 0xff200000
-#   - FPGA-to-SDRAM port 0, AXI 128 bits -> md5acc DMA master (DDR, not coherent;
+#   - FPGA-to-SDRAM port 0, AXI DATA_W bits -> md5acc DMA master (DDR, not coherent;
 #     the kernel driver syncs caches; an ACP alternative is the F2H bridge at 0x80000000)
 #   - f2h_irq0 bit 0 -> GIC SPI 40 (the overlay's interrupt)
 # One 50 MHz clock domain (FPGA_CLK1_50) for the accelerator and both ports.
 package require -exact qsys 16.1
 if {![info exists NPIPE]} { set NPIPE 4 }
+# DATA_W 128 (default): 1 digest per clock on the hash path; 256 (the widest
+# F2SDRAM port): min(NPIPE, 2) digests per clock (hdl/README.md)
+if {![info exists DATA_W]} { set DATA_W 128 }
+if {$DATA_W > 256} { error "DATA_W $DATA_W: the HPS FPGA-to-SDRAM ports are at most 256 bits wide" }
 set_project_property DEVICE_FAMILY {Cyclone V}
 set_project_property DEVICE {5CSEBA6U23I7}
 create_system soc_system
@@ -22,7 +26,7 @@ set_instance_parameter_value hps_0 F2S_Width 0
 set_instance_parameter_value hps_0 S2F_Width 0
 set_instance_parameter_value hps_0 LWH2F_Enable true
 set_instance_parameter_value hps_0 F2SDRAM_Type {AXI-3}
-set_instance_parameter_value hps_0 F2SDRAM_Width {128}
+set_instance_parameter_value hps_0 F2SDRAM_Width [list $DATA_W]
 set_instance_parameter_value hps_0 F2SINTERRUPT_Enable true
 set_instance_parameter_value hps_0 S2FCLK_USER0CLK_Enable false
 set_instance_parameter_value hps_0 S2FINTERRUPT_UART0_Enable false
@@ -61,6 +65,7 @@ set_instance_parameter_value hps_0 TIMING_BOARD_MAX_DQS_DELAY 0.02
 
 add_instance md5acc_0 md5acc
 set_instance_parameter_value md5acc_0 NPIPE $NPIPE
+set_instance_parameter_value md5acc_0 DATA_W $DATA_W
 
 # clocks and resets
 add_connection clk_0.clk hps_0.h2f_lw_axi_clock

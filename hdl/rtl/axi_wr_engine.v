@@ -1,7 +1,8 @@
 // axi_wr_engine: AXI4 write DMA. Each command (address, beats - 1) becomes
 // one INCR burst; the caller keeps commands within 4 KiB pages and at most
 // 256 beats (the engine does not split). W beats are taken in order from
-// the data stream, WLAST is generated from the command lengths, full strobes.
+// the data stream with their byte strobes, WLAST is generated from the
+// command lengths.
 // B responses are counted: every OKAY burst reports its beats on ack_*,
 // a non-OKAY one sets err and latches its address in err_addr (the first).
 // idle is high when no command is queued and every burst has its response.
@@ -24,6 +25,7 @@ module axi_wr_engine #(
     input  wire              data_valid,
     output wire              data_ready,
     input  wire [DATA_W-1:0] data,
+    input  wire [DATA_W/8-1:0] strb,
     // status
     output wire              idle,
     output reg               err,
@@ -88,7 +90,7 @@ module axi_wr_engine #(
     assign m_axi_wvalid = data_valid && wq_valid;
     assign data_ready = m_axi_wready && wq_valid;
     assign m_axi_wdata = data;
-    assign m_axi_wstrb = {(DATA_W/8){1'b1}};
+    assign m_axi_wstrb = strb;
     assign m_axi_wlast = wcnt == wq_len;
     assign w_fire = m_axi_wvalid && m_axi_wready;
     assign m_axi_bready = 1'b1;

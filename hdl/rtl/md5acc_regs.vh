@@ -90,7 +90,7 @@ localparam integer MD5ACC_ERR_WRITE_RESP = 2; // SLVERR/DECERR on a write burst
 localparam integer MD5ACC_ERR_BAD_WIDTH = 3; // MODE.WIDTH outside MIN_WIDTH..MAX_WIDTH
 localparam integer MD5ACC_ERR_BAD_ALIGN = 4; // SRC or DST not aligned, or above the bus address range
 localparam integer MD5ACC_DIGEST_BYTES = 16; // bytes per digest (RFC 1321 byte order)
-localparam integer MD5ACC_BUS_ALIGN = 16; // alignment in bytes required of SRC and DST
+localparam integer MD5ACC_BUS_ALIGN = 16; // the smallest data bus width in bytes (DATA_W = 128): the least alignment of SRC and DST; a design requires 2^DESIGN_PARAMS.LOG2_BUS_BYTES
 localparam integer MD5ACC_MATCH_RECORD_BYTES = 32; // match record: bytes 0..7 value (little-endian), 8..15 zero, 16..31 digest
 localparam integer MD5ACC_FILTER_ARRAYS = 2; // number of filter bit arrays; a value hits when its bit is set in every array
 localparam integer MD5ACC_FILTER_IDX_BITS = 14; // filter index width: array a is indexed by the low 14 bits of the little-endian 32-bit word at digest bytes 4a..4a+3

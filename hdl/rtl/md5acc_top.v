@@ -12,11 +12,16 @@
 //  * AXI4-Lite register block (see hdl/regmap/md5acc.json), level interrupt.
 //
 // One AXI4 master (read channels for the hash input, write channels for
-// digests and match records), DATA_W = 128, INCR bursts of at most MAX_BURST
-// beats that never cross 4 KiB.
+// digests and match records) of DATA_W bits (128, 256 or 512), INCR bursts
+// of at most MAX_BURST beats that never cross 4 KiB. The hash path uses
+// min(NPIPE, DATA_W/128) lanes: that many digests per clock, packed into
+// full bus beats (the last beat of a job is written with partial strobes);
+// each read beat holds DATA_W/32 (or DATA_W/64) messages, so reading takes
+// at most half the read channel. The search path uses all NPIPE lanes.
 `default_nettype none
 module md5acc_top #(
     parameter integer NPIPE = 4,
+    parameter integer DATA_W = 128,     // AXI4 master data width: 128, 256 or 512
     parameter integer ADDR_W = 32,
     parameter integer MAX_BURST = 16,
     parameter integer IDX_BITS = 14,
@@ -57,8 +62,8 @@ module md5acc_top #(
     output wire [2:0]        m_axi_awprot,
     output wire              m_axi_awvalid,
     input  wire              m_axi_awready,
-    output wire [127:0]      m_axi_wdata,
-    output wire [15:0]       m_axi_wstrb,
+    output wire [DATA_W-1:0] m_axi_wdata,
+    output wire [DATA_W/8-1:0] m_axi_wstrb,
     output wire              m_axi_wlast,
     output wire              m_axi_wvalid,
     input  wire              m_axi_wready,
@@ -77,7 +82,7 @@ module md5acc_top #(
     output wire              m_axi_arvalid,
     input  wire              m_axi_arready,
     input  wire [0:0]        m_axi_rid,
-    input  wire [127:0]      m_axi_rdata,
+    input  wire [DATA_W-1:0] m_axi_rdata,
     input  wire [1:0]        m_axi_rresp,
     input  wire              m_axi_rlast,
     input  wire              m_axi_rvalid,
@@ -85,14 +90,21 @@ module md5acc_top #(
 );
 `include "md5acc_regs.vh"
 
-    localparam integer DATA_W = 128;
+    localparam integer BUS_B = DATA_W / 8;            // bytes per beat
+    localparam integer LSB = $clog2(BUS_B);
+    localparam integer DPB = DATA_W / 128;            // digests per beat
+    localparam integer KH = (NPIPE < DPB) ? NPIPE : DPB;  // hash lanes (digests per clock)
+    localparam integer MPB4 = DATA_W / 32;            // messages per read beat, 4-byte slots
+    localparam integer MPB8 = DATA_W / 64;            // messages per read beat, 8-byte slots
+    localparam integer FP_W = $clog2(MPB4);           // slot index within a read beat
+    localparam integer GN_W = $clog2(DPB) + 1;        // digests held in the write gearbox
+    localparam integer PAGE_BEATS = 4096 / BUS_B;
+    localparam integer RB = (DPB == 1) ? 2 : 1;       // beats per 32-byte match record
     localparam integer CW = $clog2(NPIPE + 1);
     localparam integer TAG_W = 64 + CW;
     localparam integer MIN_WIDTH = 1;
     localparam integer MAX_WIDTH = 8;
-    localparam integer RD_FIFO = 64;
-    localparam integer K4 = (NPIPE < 4) ? NPIPE : 4;   // hash lanes used, 4-byte slots
-    localparam integer K8 = (NPIPE < 2) ? NPIPE : 2;   // hash lanes used, 8-byte slots
+    localparam integer RD_FIFO = (DATA_W > 128) ? 32 : 64;
     localparam [31:0] DESIGN_PARAMS_VALUE =
         (NPIPE << DESIGN_PARAMS_PIPELINES_LSB) |
         (1 << DESIGN_PARAMS_MODE_HASH_LSB) | (1 << DESIGN_PARAMS_MODE_SEARCH_LSB) |
@@ -233,18 +245,19 @@ module md5acc_top #(
     wire src_high = (cfg_src >> ADDR_W) != 64'd0;
     wire dst_high = (cfg_dst >> ADDR_W) != 64'd0;
     wire bad_align = cfg_op ? (cfg_dst[4:0] != 5'd0 || dst_high)
-                            : (cfg_src[3:0] != 4'd0 || cfg_dst[3:0] != 4'd0 || src_high || dst_high);
+                            : (cfg_src[LSB-1:0] != {LSB{1'b0}} || cfg_dst[LSB-1:0] != {LSB{1'b0}} ||
+                               src_high || dst_high);
     wire start_ok = state == S_IDLE && start_req && !bad_width && !bad_align && cfg_count != 64'd0;
     wire job_start = start_ok;
 
     // ------------------------------------------------------------------
     // read DMA (hash path input)
-    wire [127:0] rd_beat;
+    wire [DATA_W-1:0] rd_beat;
     wire         rd_beat_valid;
     wire         rd_beat_pop;
-    // beats = ceil(count * slot / 16)
+    // beats = ceil(count * slot / BUS_B)
     wire [63:0]  rd_bytes = (cfg_width > 4'd4) ? (cfg_count << 3) : (cfg_count << 2);
-    wire [63:0]  rd_nbeats = (rd_bytes + 64'd15) >> 4;
+    wire [63:0]  rd_nbeats = (rd_bytes + BUS_B - 1) >> LSB;
 
     axi_rd_engine #(.ADDR_W(ADDR_W), .DATA_W(DATA_W), .MAX_BURST(MAX_BURST),
                     .FIFO_DEPTH(RD_FIFO), .CNT_W(64), .AXI_CACHE(AXI_CACHE)) u_rd (
@@ -260,31 +273,36 @@ module md5acc_top #(
         .m_axi_rready(m_axi_rready));
 
     // ------------------------------------------------------------------
-    // group source: NPIPE lanes, lane j gets value/message number issued + j
+    // group source: NPIPE lanes, lane j gets value/message number issued + j.
+    // Search: NPIPE values per group. Hash: up to KH messages of the current
+    // read beat per group (a group never spans two beats).
     wire ce;
-    reg  [1:0] feed_pos;                       // message slot within the current beat
-    wire [2:0] k_lanes = job_slot8 ? K8[2:0] : K4[2:0];
-    wire [2:0] mpb = job_slot8 ? 3'd2 : 3'd4;  // messages per beat
-    wire [7:0] k_lanes8 = {5'd0, k_lanes};
+    reg  [FP_W-1:0] feed_pos;                  // message slot within the current beat
+    wire [7:0] mpb = job_slot8 ? MPB8[7:0] : MPB4[7:0];   // messages per beat
+    wire [7:0] beat_left = mpb - {{(8-FP_W){1'b0}}, feed_pos};
 
     reg  [CW-1:0] grp_cnt;
     always @* begin
-        if (job_op)
+        if (job_op) begin
             grp_cnt = (remaining < NPIPE) ? remaining[CW-1:0] : NPIPE[CW-1:0];
-        else
-            grp_cnt = (remaining < {61'd0, k_lanes}) ? remaining[CW-1:0] : k_lanes8[CW-1:0];
+        end else begin
+            grp_cnt = KH[CW-1:0];
+            if ({24'd0, beat_left} < KH) grp_cnt = beat_left[CW-1:0];
+            if (remaining < {{(64-CW){1'b0}}, grp_cnt}) grp_cnt = remaining[CW-1:0];
+        end
     end
 
     wire grp_valid = state == S_RUN && !src_done && (job_op || rd_beat_valid);
     wire grp_take = grp_valid && ce;
-    wire last_in_beat = ({1'b0, feed_pos} + k_lanes >= mpb) || (remaining <= {61'd0, k_lanes});
+    wire [7:0] feed_next = {{(8-FP_W){1'b0}}, feed_pos} + {{(8-CW){1'b0}}, grp_cnt};
+    wire last_in_beat = (feed_next >= mpb) || (remaining == {{(64-CW){1'b0}}, grp_cnt});
     assign rd_beat_pop = grp_take && !job_op && last_in_beat;
 
     always @(posedge clk) begin
         if (rst || job_start) begin
-            feed_pos <= 2'd0;
+            feed_pos <= {FP_W{1'b0}};
         end else if (grp_take && !job_op) begin
-            feed_pos <= last_in_beat ? 2'd0 : feed_pos + k_lanes[1:0];
+            feed_pos <= last_in_beat ? {FP_W{1'b0}} : feed_next[FP_W-1:0];
         end
     end
 
@@ -314,8 +332,12 @@ module md5acc_top #(
             for (bb = 0; bb < 8; bb = bb + 1) begin : g_byte
                 assign msg_search[8*bb +: 8] = aligned[8*(7-bb) +: 8];
             end
-            wire [1:0] slot = feed_pos + j;
-            assign msg_hash = job_slot8 ? rd_beat[64*slot[0] +: 64] : {32'd0, rd_beat[32*slot +: 32]};
+            if (j < KH) begin : g_hash
+                wire [FP_W-1:0] slot = feed_pos + j;
+                assign msg_hash = job_slot8 ? rd_beat[64*slot[FP_W-2:0] +: 64] : {32'd0, rd_beat[32*slot +: 32]};
+            end else begin : g_nohash
+                assign msg_hash = 64'd0;    // lane used by the search path only
+            end
             assign msg = job_op ? msg_search : msg_hash;
             md5_pad u_pad (.width(job_width), .msg(msg), .m0(m0), .m1(m1), .m2(m2), .m14(m14));
             if (j == 0) begin : g_const
@@ -344,8 +366,10 @@ module md5acc_top #(
     endgenerate
 
     // ------------------------------------------------------------------
-    // P1: digest groups leave the pipelines; one lane per clock is emitted
-    // (hash: every lane, search: filter hits) to the hash FIFO or match FIFO
+    // P1: digest groups leave the pipelines.
+    // Search: one lane per clock is emitted (filter hits) to the match FIFO.
+    // Hash: the whole group (p1_cnt <= KH <= DPB digests) goes into the
+    // write gearbox at once, which packs digests into full bus beats.
     reg  [NPIPE-1:0] done_mask;
     wire [NPIPE-1:0] lane_en;
     generate
@@ -353,7 +377,7 @@ module md5acc_top #(
             assign lane_en[j] = j < p1_cnt;
         end
     endgenerate
-    wire [NPIPE-1:0] emit_mask = p1_valid ? (job_op ? (lane_hit & lane_en) : lane_en) : {NPIPE{1'b0}};
+    wire [NPIPE-1:0] emit_mask = (p1_valid && job_op) ? (lane_hit & lane_en) : {NPIPE{1'b0}};
     wire [NPIPE-1:0] pending = emit_mask & ~done_mask;
     wire [NPIPE-1:0] sel_onehot = pending & (~pending + 1'b1);
     reg  [CW-1:0] sel;
@@ -367,9 +391,10 @@ module md5acc_top #(
 
     wire hfifo_in_ready, mfifo_in_ready;
     wire match_drop = match_count >= job_cap;
-    wire sink_ready = job_op ? (mfifo_in_ready || match_drop) : hfifo_in_ready;
-    wire emit = (pending != {NPIPE{1'b0}}) && sink_ready;
-    wire p1_ready = (pending == {NPIPE{1'b0}}) || (emit && (pending & ~sel_onehot) == {NPIPE{1'b0}});
+    wire emit = (pending != {NPIPE{1'b0}}) && (mfifo_in_ready || match_drop);
+    wire s_ready = (pending == {NPIPE{1'b0}}) || (emit && (pending & ~sel_onehot) == {NPIPE{1'b0}});
+    wire h_emit = p1_valid && !job_op && hfifo_in_ready;
+    wire p1_ready = job_op ? s_ready : hfifo_in_ready;
     assign ce = !p1_valid || p1_ready;
     wire p1_take = p1_valid && p1_ready;
 
@@ -400,22 +425,60 @@ module md5acc_top #(
     wire drained = src_done && inflight == 8'd0;
 
     // ------------------------------------------------------------------
-    // hash sink: digests -> FIFO -> bursts of up to MAX_BURST beats
-    wire [127:0] hfifo_data;
+    // hash gearbox: gb_n (< DPB) digests wait in gb_buf for a full beat;
+    // the group at P1 fills the beat, the rest of it waits. When the source
+    // is drained, a partial beat is flushed with strobes for gb_n digests.
+    reg  [127:0]    gb_buf [0:DPB-1];
+    reg  [GN_W-1:0] gb_n;
+    wire [7:0]      gb_sum = {{(8-GN_W){1'b0}}, gb_n} + {{(8-CW){1'b0}}, p1_cnt};
+    wire            gb_full = gb_sum >= DPB;
+    wire            gb_flush = state == S_RUN && !job_op && drained && gb_n != {GN_W{1'b0}} && hfifo_in_ready;
+    wire [DATA_W-1:0] gb_beat;
+    wire [DPB-1:0]  gb_valid;     // digests of the beat that are real (strobes)
+    genvar s;
+    generate
+        for (s = 0; s < DPB; s = s + 1) begin : g_gb
+            // slot s of the outgoing beat: waiting digest, or lane s - gb_n of P1
+            wire [7:0] li = s - {{(8-GN_W){1'b0}}, gb_n};
+            wire [127:0] from_lane = (li < KH) ? p1_dig[li[CW-1:0]] : 128'd0;
+            assign gb_beat[128*s +: 128] = (s < gb_n) ? gb_buf[s] : from_lane;
+            assign gb_valid[s] = gb_flush ? (s < gb_n) : 1'b1;
+            // after a full beat, slot s of the buffer gets lane s + DPB - gb_n
+            wire [7:0] ci = s + DPB - {{(8-GN_W){1'b0}}, gb_n};
+            wire [127:0] carry = (ci < KH) ? p1_dig[ci[CW-1:0]] : 128'd0;
+            always @(posedge clk) begin
+                if (h_emit) gb_buf[s] <= gb_full ? carry : gb_beat[128*s +: 128];
+            end
+        end
+    endgenerate
+    always @(posedge clk) begin
+        if (rst || job_start) gb_n <= {GN_W{1'b0}};
+        else if (gb_flush) gb_n <= {GN_W{1'b0}};
+        else if (h_emit) gb_n <= gb_full ? (gb_sum - DPB) : gb_sum[GN_W-1:0];
+    end
+
+    // hash sink: beats -> FIFO -> bursts of up to MAX_BURST beats
+    wire [DATA_W+DPB-1:0] hfifo_data;
     wire         hfifo_valid;
     wire         hfifo_pop;
     wire [5:0]   hfifo_count;
-    sync_fifo #(.WIDTH(128), .DEPTH(32)) u_hfifo (
+    sync_fifo #(.WIDTH(DATA_W + DPB), .DEPTH(32)) u_hfifo (
         .clk(clk), .rst(rst), .clr(job_start),
-        .in_valid(emit && !job_op), .in_ready(hfifo_in_ready), .in_data(sel_digest),
+        .in_valid((h_emit && gb_full) || gb_flush), .in_ready(hfifo_in_ready), .in_data({gb_valid, gb_beat}),
         .out_valid(hfifo_valid), .out_ready(hfifo_pop), .out_data(hfifo_data),
         .count(hfifo_count));
+    wire [BUS_B-1:0] hfifo_strb;
+    generate
+        for (s = 0; s < DPB; s = s + 1) begin : g_hstrb
+            assign hfifo_strb[16*s +: 16] = {16{hfifo_data[DATA_W + s]}};
+        end
+    endgenerate
 
     reg  [ADDR_W-1:0] hw_addr;
     reg  [63:0] hw_left;          // beats not yet commanded
     reg  [6:0]  hw_committed;     // beats commanded but not yet sent
     wire [6:0]  uncommitted = {1'b0, hfifo_count} - hw_committed;
-    wire [8:0]  hw_to_page = 9'd256 - {1'b0, hw_addr[11:4]};
+    wire [8:0]  hw_to_page = PAGE_BEATS[8:0] - {1'b0, hw_addr[11:LSB]};
     reg  [6:0]  hw_want;
     always @* begin
         hw_want = MAX_BURST[6:0];
@@ -434,33 +497,56 @@ module md5acc_top #(
     wire [ADDR_W-1:0] mrec_addr = job_dst + {match_count[ADDR_W-6:0], 5'd0};
     sync_fifo #(.WIDTH(MREC_W), .DEPTH(4)) u_mfifo (
         .clk(clk), .rst(rst), .clr(job_start),
-        .in_valid(emit && job_op && !match_drop), .in_ready(mfifo_in_ready),
+        .in_valid(emit && !match_drop), .in_ready(mfifo_in_ready),
         .in_data({mrec_addr, p1_base + sel, sel_digest}),
         .out_valid(mfifo_valid), .out_ready(mfifo_pop), .out_data(mfifo_out),
         .count());
-    reg [1:0] rw_state;   // 0: command, 1: first beat, 2: second beat
+    reg [1:0] rw_state;   // 0: command, 1: first beat, 2: second beat (DATA_W = 128)
+    // the 32-byte record in memory order: value, 8 zero bytes, digest
+    wire [255:0] mrec = {mfifo_out[127:0], 64'd0, mfifo_out[191:128]};
+    wire [ADDR_W-1:0] mrec_at = mfifo_out[MREC_W-1 -: ADDR_W];
+    wire [DATA_W-1:0] m_wdata;
+    wire [BUS_B-1:0]  m_wstrb;
+    wire [ADDR_W-1:0] m_waddr;
+    generate
+        if (DATA_W == 128) begin : g_rec128
+            assign m_wdata = (rw_state == 2'd1) ? mrec[127:0] : mrec[255:128];
+            assign m_wstrb = {BUS_B{1'b1}};
+            assign m_waddr = mrec_at;
+        end else if (DATA_W == 256) begin : g_rec256
+            assign m_wdata = mrec;
+            assign m_wstrb = {BUS_B{1'b1}};
+            assign m_waddr = mrec_at;
+        end else begin : g_rec512   // half a beat, at the aligned-down address
+            assign m_wdata = {mrec, mrec};
+            assign m_wstrb = mrec_at[5] ? {{32{1'b1}}, 32'd0} : {32'd0, {32{1'b1}}};
+            assign m_waddr = {mrec_at[ADDR_W-1:6], 6'd0};
+        end
+    endgenerate
 
     // ------------------------------------------------------------------
     // write DMA, shared by both sinks
     wire              wcmd_valid, wcmd_ready, wdata_valid, wdata_ready;
     wire [ADDR_W-1:0] wcmd_addr;
     wire [7:0]        wcmd_len;
-    wire [127:0]      wdata;
+    wire [DATA_W-1:0] wdata;
+    wire [BUS_B-1:0]  wstrb;
     wire              ack_valid;
     wire [8:0]        ack_beats;
 
     assign wcmd_valid = job_op ? (mfifo_valid && rw_state == 2'd0) : hw_cmd_valid;
-    assign wcmd_addr = job_op ? mfifo_out[MREC_W-1 -: ADDR_W] : hw_addr;
-    assign wcmd_len = job_op ? 8'd1 : {1'b0, hw_len} - 8'd1;
+    assign wcmd_addr = job_op ? m_waddr : hw_addr;
+    assign wcmd_len = job_op ? (RB[7:0] - 8'd1) : {1'b0, hw_len} - 8'd1;
     assign wdata_valid = job_op ? (mfifo_valid && rw_state != 2'd0) : hfifo_valid;
-    assign wdata = job_op ? ((rw_state == 2'd1) ? {64'd0, mfifo_out[191:128]} : mfifo_out[127:0]) : hfifo_data;
+    assign wdata = job_op ? m_wdata : hfifo_data[DATA_W-1:0];
+    assign wstrb = job_op ? m_wstrb : hfifo_strb;
     assign hfifo_pop = !job_op && wdata_ready;
-    assign mfifo_pop = job_op && wdata_ready && rw_state == 2'd2;
+    assign mfifo_pop = job_op && wdata_ready && rw_state == RB[1:0];
 
     axi_wr_engine #(.ADDR_W(ADDR_W), .DATA_W(DATA_W), .MAX_OUTSTANDING(8), .AXI_CACHE(AXI_CACHE)) u_wr (
         .clk(clk), .rst(rst), .clr_err(job_start),
         .cmd_valid(wcmd_valid), .cmd_ready(wcmd_ready), .cmd_addr(wcmd_addr), .cmd_len(wcmd_len),
-        .data_valid(wdata_valid), .data_ready(wdata_ready), .data(wdata),
+        .data_valid(wdata_valid), .data_ready(wdata_ready), .data(wdata), .strb(wstrb),
         .idle(wr_idle), .err(wr_err), .err_addr(wr_err_addr), .ack_valid(ack_valid), .ack_beats(ack_beats),
         .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen),
         .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock),
@@ -474,11 +560,11 @@ module md5acc_top #(
     always @(posedge clk) begin
         if (rst || job_start) begin
             hw_addr <= cfg_dst[ADDR_W-1:0];
-            hw_left <= cfg_count;
+            hw_left <= (cfg_count + DPB - 1) >> $clog2(DPB);
             hw_committed <= 7'd0;
         end else begin
             if (hw_cmd_fire) begin
-                hw_addr <= hw_addr + {{(ADDR_W-11){1'b0}}, hw_len, 4'd0};
+                hw_addr <= hw_addr + ({{(ADDR_W-7){1'b0}}, hw_len} << LSB);
                 hw_left <= hw_left - {57'd0, hw_len};
             end
             hw_committed <= hw_committed + (hw_cmd_fire ? hw_len : 7'd0) - {6'd0, hfifo_pop && hfifo_valid};
@@ -490,16 +576,19 @@ module md5acc_top #(
         else if (job_op) begin
             case (rw_state)
                 2'd0: if (wcmd_valid && wcmd_ready) rw_state <= 2'd1;
-                2'd1: if (wdata_valid && wdata_ready) rw_state <= 2'd2;
+                2'd1: if (wdata_valid && wdata_ready) rw_state <= (RB == 2) ? 2'd2 : 2'd0;
                 default: if (wdata_valid && wdata_ready) rw_state <= 2'd0;
             endcase
         end
     end
 
+    // hash: digests whose beats were acknowledged (the last beat may be partial)
+    wire [63:0] h_acked = values_done + ({55'd0, ack_beats} << $clog2(DPB));
+
     // ------------------------------------------------------------------
     // controller
     wire finished = state == S_RUN && drained && !hfifo_valid && !mfifo_valid && rw_state == 2'd0 &&
-                    wr_idle && !rd_busy && hw_committed == 7'd0;
+                    wr_idle && !rd_busy && hw_committed == 7'd0 && gb_n == {GN_W{1'b0}};
     wire fail_now = state == S_IDLE && start_req && (bad_width || bad_align);
     wire empty_job = state == S_IDLE && start_req && !bad_width && !bad_align && cfg_count == 64'd0;
 
@@ -566,7 +655,7 @@ module md5acc_top #(
                     cur_value <= cur_value + {{(64-CW){1'b0}}, grp_cnt};
                 end
                 if (job_op && p1_take) values_done <= values_done + {{(64-CW){1'b0}}, p1_cnt};
-                if (!job_op && ack_valid) values_done <= values_done + {55'd0, ack_beats};
+                if (!job_op && ack_valid) values_done <= (h_acked < issued) ? h_acked : issued;
                 if (emit && job_op) begin
                     match_count <= match_count + 32'd1;
                     if (match_drop) st_ovf <= 1'b1;

@@ -2,9 +2,12 @@
 // Provides the AXI4 memory the DMA masters talk to (regions of host memory
 // at bus addresses, everything else answers DECERR, regions can be marked
 // SLVERR), random back-pressure on every AXI channel, checks of the AXI
-// burst rules (INCR, 16-byte beats, no 4 KiB crossing, WLAST position) and
+// burst rules (INCR, full bus-width beats at bus-aligned addresses, no 4 KiB
+// crossing, <= 16 beats, WLAST position) and
 // an AXI4-Lite master for the register block. Single-threaded: the caller
 // serialises access (the vsim library wraps it with a mutex and a thread).
+// The data bus width is the Verilated model's (md5acc_top's DATA_W: 128, 256
+// or 512 bits; Verilator gives these ports as VlWide arrays of 32-bit words).
 // Written for fpgamr; used by hdl/tb/md5acc_top and jni-fpga/native/vsim.
 #ifndef MD5ACC_SIM_H
 #define MD5ACC_SIM_H
@@ -21,6 +24,12 @@
 
 class Md5accSim {
 public:
+    // bytes per data beat of the Verilated model
+    static constexpr unsigned BUS_BYTES = sizeof(((Vmd5acc_top *)nullptr)->m_axi_rdata);
+    static constexpr unsigned BUS_WORDS = BUS_BYTES / 4;
+    static_assert(BUS_BYTES == 16 || BUS_BYTES == 32 || BUS_BYTES == 64, "DATA_W must be 128, 256 or 512");
+    static_assert(sizeof(((Vmd5acc_top *)nullptr)->m_axi_wdata) == BUS_BYTES, "read and write data widths differ");
+
     struct Region {
         uint64_t base;
         uint64_t size;
@@ -79,10 +88,10 @@ public:
         if (!rd_bursts_.empty() && !stall()) {
             RdBurst &b = rd_bursts_.front();
             rvalid = true;
-            uint64_t a = b.addr + (uint64_t)b.beat * 16;
-            uint8_t buf[16];
-            if (b.resp == 0) read_mem(a, buf); else memset(buf, 0xEE, 16);
-            for (int i = 0; i < 4; i++) {
+            uint64_t a = b.addr + (uint64_t)b.beat * BUS_BYTES;
+            uint8_t buf[BUS_BYTES];
+            if (b.resp == 0) read_mem(a, buf); else memset(buf, 0xEE, BUS_BYTES);
+            for (unsigned i = 0; i < BUS_WORDS; i++) {
                 uint32_t w;
                 memcpy(&w, buf + 4 * i, 4);
                 top_->m_axi_rdata[i] = w;
@@ -111,12 +120,12 @@ public:
         unsigned arlen = top_->m_axi_arlen, awlen = top_->m_axi_awlen;
         unsigned arsize = top_->m_axi_arsize, awsize = top_->m_axi_awsize;
         unsigned arburst = top_->m_axi_arburst, awburst = top_->m_axi_awburst;
-        uint8_t wdata[16];
-        for (int i = 0; i < 4; i++) {
+        uint8_t wdata[BUS_BYTES];
+        for (unsigned i = 0; i < BUS_WORDS; i++) {
             uint32_t w = top_->m_axi_wdata[i];
             memcpy(wdata + 4 * i, &w, 4);
         }
-        unsigned wstrb = top_->m_axi_wstrb;
+        uint64_t wstrb = top_->m_axi_wstrb;
         bool wlast = top_->m_axi_wlast;
 
         // 3. clock edge
@@ -142,7 +151,8 @@ public:
         }
         if (w_fire) {
             WrBurst &b = wr_bursts_.front();
-            if (b.resp == 0) write_mem(b.addr + (uint64_t)b.beat * 16, wdata, wstrb);
+            if (b.resp == 0) write_mem(b.addr + (uint64_t)b.beat * BUS_BYTES, wdata, wstrb);
+            if (wstrb == 0) proto_error("W beat without strobes");
             beats_written_++;
             bool last = b.beat == b.len;
             if (wlast != last) proto_error("WLAST at beat " + std::to_string(b.beat) + " of " + std::to_string(b.len + 1));
@@ -247,29 +257,29 @@ private:
     }
     int burst_resp(uint64_t addr, unsigned len)
     {
-        Region *r = find(addr, (uint64_t)(len + 1) * 16);
+        Region *r = find(addr, (uint64_t)(len + 1) * BUS_BYTES);
         if (!r) return 3;  // DECERR
         return r->resp;
     }
     void read_mem(uint64_t a, uint8_t *out)
     {
-        Region *r = find(a, 16);
-        if (r) memcpy(out, r->mem + (a - r->base), 16); else memset(out, 0xEE, 16);
+        Region *r = find(a, BUS_BYTES);
+        if (r) memcpy(out, r->mem + (a - r->base), BUS_BYTES); else memset(out, 0xEE, BUS_BYTES);
     }
-    void write_mem(uint64_t a, const uint8_t *d, unsigned strb)
+    void write_mem(uint64_t a, const uint8_t *d, uint64_t strb)
     {
-        Region *r = find(a, 16);
+        Region *r = find(a, BUS_BYTES);
         if (!r) return;
-        for (int i = 0; i < 16; i++)
-            if (strb & (1u << i)) r->mem[a - r->base + (uint64_t)i] = d[i];
+        for (unsigned i = 0; i < BUS_BYTES; i++)
+            if (strb & (1ull << i)) r->mem[a - r->base + (uint64_t)i] = d[i];
     }
     void check_burst(const char *ch, uint64_t addr, unsigned len, unsigned size, unsigned burst)
     {
-        if (size != 4) proto_error(std::string(ch) + " size " + std::to_string(size));
+        if ((1u << size) != BUS_BYTES) proto_error(std::string(ch) + " size " + std::to_string(size));
         if (burst != 1) proto_error(std::string(ch) + " not INCR");
-        if (addr & 15) proto_error(std::string(ch) + " unaligned");
+        if (addr & (BUS_BYTES - 1)) proto_error(std::string(ch) + " unaligned");
         if (len > 15) proto_error(std::string(ch) + " longer than 16 beats");
-        if ((addr >> 12) != ((addr + (uint64_t)(len + 1) * 16 - 1) >> 12))
+        if ((addr >> 12) != ((addr + (uint64_t)(len + 1) * BUS_BYTES - 1) >> 12))
             proto_error(std::string(ch) + " crosses a 4 KiB boundary at " + std::to_string(addr));
     }
     void proto_error(const std::string &m)

@@ -2,7 +2,7 @@
  * device cycles, modelled device time at the given clock, and host time
  * outside the simulator, for the hash path and the search path.
  * usage: bench-fpga [--spec SPEC] [--batches K] [--width W] [--mhz F] [--pipelines N]
- * Goal checks: digests/clock == N (search), 1 (hash, 128-bit write port);
+ * Goal checks: digests/clock == N (search), min(N, data bus bits / 128) (hash);
  * host time per 2^18 batch <= 10% of 5.24 ms (one pipeline at 50 MHz) on
  * the search path and the zero-copy hash path (the copying one is shown). */
 #define _GNU_SOURCE
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fpgamr_fpga.h"
+#include "fpgamr_regs.h"
 #include "md5_ref.h"
 
 int main(int argc, char **argv)
@@ -43,8 +44,12 @@ int main(int argc, char **argv)
     const double budget = 0.10 * (double)(B + 64) / 50e6;   /* 10% of 5.24 ms */
     uint64_t count = B * batches;
     int fails = 0;
-    printf("bench-fpga: %s, %u pipeline(s), %.0f MHz, %u batches of 2^18, width %d\n", spec, info.pipelines,
-           info.mhz, batches, width);
+    /* the hash path's rate: min(pipelines, data bus bytes / 16) digests per clock */
+    unsigned bus = 1u << ((info.design_params & FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_MASK) >>
+                          FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_SHIFT);
+    unsigned hash_rate = info.pipelines < bus / 16 ? info.pipelines : bus / 16;
+    printf("bench-fpga: %s, %u pipeline(s), %u-bit data bus, %.0f MHz, %u batches of 2^18, width %d\n", spec,
+           info.pipelines, 8 * bus, info.mhz, batches, width);
     printf("%-7s %12s %14s %16s %14s %12s %8s\n", "path", "cycles/batch", "digests/clock", "device ms/batch",
            "host ms/batch", "host max ms", "host %");
 
@@ -104,7 +109,7 @@ int main(int argc, char **argv)
         printf("%-7s %12.0f %14.3f %16.3f %14.3f %12.3f %7.1f%%\n", zc ? "hash-zc" : "hash", cyc, (double)B / cyc,
                1e3 * st.device_seconds / (double)st.batches, 1e3 * host, 1e3 * st.max_batch_host_seconds,
                100.0 * host / ((double)(B + 64) / 50e6));
-        if ((double)B / cyc < 0.98) fails++;
+        if ((double)B / cyc < 0.98 * hash_rate) fails++;
         if (zc && host > budget) fails++;
         wall += st.wall_seconds;
     }

@@ -1,7 +1,11 @@
 /* fpgamr_fpga.c: driver of the fpgamr MD5 accelerator, common to the uio and
  * vsim buses (see fpgamr_fpga.h). Batches of dev->batch values; two batches
  * in flight with ping-pong buffers; completion by interrupt with a timeout;
- * the design id and register-map version are checked at open. */
+ * the design id and register-map version are checked at open. The AXI data
+ * bus width comes from DESIGN_PARAMS.LOG2_BUS_BYTES (16, 32 or 64 bytes):
+ * SRC/DST alignment, DMA buffer sizes (whole beats: the device reads the
+ * last message beat whole) and the batch size (a multiple of the digests per
+ * beat, so each batch's digests start bus-aligned in a zero-copy buffer). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 struct fpgamr_dev {
     fpgamr_bus bus;
     unsigned npipe, minw, maxw;
+    size_t bus_bytes;               /* AXI data beat: 2^LOG2_BUS_BYTES */
     uint32_t params, version;
     int timeout_ms;
     uint64_t batch;
@@ -194,6 +199,13 @@ fpgamr_dev *fpgamr_open_rc(const char *spec, int *rcp, char *err, size_t errlen)
     } else if (!(d->params & FPGAMR_DESIGN_PARAMS_MODE_HASH_MASK) || !(d->params & FPGAMR_DESIGN_PARAMS_MODE_SEARCH_MASK)) {
         snprintf(err, errlen, "%s: design lacks the hash or search path (params 0x%08x)", d->bus.name, d->params);
         rc = FPGAMR_ENODEV;
+    } else {
+        unsigned lb = (d->params & FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_MASK) >> FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_SHIFT;
+        if (lb < 4 || lb > 6) {
+            snprintf(err, errlen, "%s: unsupported data bus of 2^%u bytes (params 0x%08x)", d->bus.name, lb, d->params);
+            rc = FPGAMR_ENODEV;
+        }
+        d->bus_bytes = (size_t)1 << lb;
     }
     if (rc != 0) {
         d->bus.close(d->bus.ctx);
@@ -204,6 +216,10 @@ fpgamr_dev *fpgamr_open_rc(const char *spec, int *rcp, char *err, size_t errlen)
     d->npipe = (d->params & FPGAMR_DESIGN_PARAMS_PIPELINES_MASK) >> FPGAMR_DESIGN_PARAMS_PIPELINES_SHIFT;
     d->minw = (d->params & FPGAMR_DESIGN_PARAMS_MIN_WIDTH_MASK) >> FPGAMR_DESIGN_PARAMS_MIN_WIDTH_SHIFT;
     d->maxw = (d->params & FPGAMR_DESIGN_PARAMS_MAX_WIDTH_MASK) >> FPGAMR_DESIGN_PARAMS_MAX_WIDTH_SHIFT;
+    {   /* whole beats of digests per batch */
+        uint64_t dpb = d->bus_bytes / 16;
+        d->batch = (d->batch + dpb - 1) / dpb * dpb;
+    }
     /* a clean slate: no stale interrupt, interrupts on */
     wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
     wr(d, FPGAMR_REG_IRQ_ENABLE, FPGAMR_IRQ_ENABLE_DONE_MASK | FPGAMR_IRQ_ENABLE_ERROR_MASK);
@@ -248,9 +264,13 @@ int fpgamr_get_info(fpgamr_dev *d, fpgamr_dev_info *info)
     return 0;
 }
 
+/* size rounded up to whole bus beats */
+static size_t bus_round(const fpgamr_dev *d, size_t size) { return (size + d->bus_bytes - 1) & ~(d->bus_bytes - 1); }
+
 void *fpgamr_dma_alloc(fpgamr_dev *d, size_t size)
 {
     if (!d || size == 0) return NULL;
+    size = bus_round(d, size);  /* the last beat is written with strobes, but it must exist */
     for (int i = 0; i < USER_BUFS; i++) {
         if (d->user[i].host) continue;
         if (d->bus.dma_alloc(d->bus.ctx, size, &d->user[i]) != 0) {
@@ -271,10 +291,12 @@ void fpgamr_dma_free(fpgamr_dev *d, void *host)
         if (d->user[i].host == host) d->bus.dma_free(d->bus.ctx, &d->user[i]);
 }
 
-/* the caller's DMA buffer holding [p, p+len), 16-byte aligned, or NULL */
+/* the caller's DMA buffer holding [p, p+len) rounded up to whole bus beats,
+ * p bus-aligned, or NULL */
 static fpgamr_dmabuf *user_buf(fpgamr_dev *d, const uint8_t *p, size_t len)
 {
-    if (((uintptr_t)p & (FPGAMR_BUS_ALIGN - 1)) != 0) return NULL;
+    if (((uintptr_t)p & (d->bus_bytes - 1)) != 0) return NULL;
+    len = bus_round(d, len);
     for (int i = 0; i < USER_BUFS; i++) {
         const uint8_t *h = d->user[i].host;
         if (h && p >= h && len <= d->user[i].size && (size_t)(p - h) <= d->user[i].size - len) return &d->user[i];
@@ -410,8 +432,8 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
     size_t slot = width > 4 ? 8 : 4;
     fpgamr_dmabuf *ub = user_buf(d, digests_out, (size_t)count * 16);
     for (int i = 0; i < 2; i++) {
-        if ((rc = ensure_buf(d, &d->in[i], (size_t)B * 8)) ||
-            (!ub && (rc = ensure_buf(d, &d->out[i], (size_t)B * 16))))
+        if ((rc = ensure_buf(d, &d->in[i], bus_round(d, (size_t)B * 8))) ||
+            (!ub && (rc = ensure_buf(d, &d->out[i], bus_round(d, (size_t)B * 16)))))
             return rc;
     }
     uint64_t nb = (count + B - 1) / B;
@@ -421,7 +443,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
     uint64_t n0 = count < B ? count : B;
     hash_dst h0 = batch_dst(d, ub, digests_out, 0, 0);
     fill_messages(d->in[0].host, start, n0, width);
-    d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, (size_t)n0 * slot);
+    d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, bus_round(d, (size_t)n0 * slot));
     d->bus.dma_sync(d->bus.ctx, h0.buf, 0, FPGAMR_SYNC_FROM_DEVICE, h0.off, (size_t)n0 * 16);
     start_job(d, FPGAMR_OP_HASH, width, 0, n0, d->in[0].bus, h0.buf->bus + h0.off, 0);
     double h = host_end(d);
@@ -436,7 +458,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
             host_begin(d);
             nn = (k + 2 < nb) ? B : count - (k + 1) * B;
             fill_messages(d->in[nxt].host, start + (k + 1) * B, nn, width);
-            d->bus.dma_sync(d->bus.ctx, &d->in[nxt], 0, FPGAMR_SYNC_TO_DEVICE, 0, (size_t)nn * slot);
+            d->bus.dma_sync(d->bus.ctx, &d->in[nxt], 0, FPGAMR_SYNC_TO_DEVICE, 0, bus_round(d, (size_t)nn * slot));
             d->bus.dma_sync(d->bus.ctx, hn.buf, 0, FPGAMR_SYNC_FROM_DEVICE, hn.off, (size_t)nn * 16);
             h += host_end(d);
         }
@@ -549,7 +571,7 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     double t0 = now_s();
     uint64_t B = d->batch;
     for (int i = 0; i < 2; i++)
-        if ((rc = ensure_buf(d, &d->mbuf[i], (size_t)MATCH_CAP * FPGAMR_MATCH_RECORD_BYTES))) return rc;
+        if ((rc = ensure_buf(d, &d->mbuf[i], bus_round(d, (size_t)MATCH_CAP * FPGAMR_MATCH_RECORD_BYTES)))) return rc;
 
     host_begin(d);
     uint8_t *sorted = malloc(ntargets * 16);

@@ -95,13 +95,13 @@
 /* COUNT_HI (rw): Number of values, bits 63:32. */
 #define FPGAMR_REG_COUNT_HI 0x034u
 
-/* SRC_LO (rw): Hash: bus address of the packed messages (slot of 4 bytes for WIDTH 4, else 8 bytes; message bytes first), BUS_ALIGN aligned. Bits 31:0. */
+/* SRC_LO (rw): Hash: bus address of the packed messages (slot of 4 bytes for WIDTH 4, else 8 bytes; message bytes first), aligned to the data bus width (2^LOG2_BUS_BYTES bytes, DESIGN_PARAMS). Bits 31:0. */
 #define FPGAMR_REG_SRC_LO 0x038u
 
 /* SRC_HI (rw): Hash: message address bits 63:32 (must be 0 for a 32-bit bus). */
 #define FPGAMR_REG_SRC_HI 0x03Cu
 
-/* DST_LO (rw): Hash: bus address of the digests (16 bytes each). Search: bus address of the match records (MATCH_RECORD_BYTES each). BUS_ALIGN aligned (search: MATCH_RECORD_BYTES aligned). Bits 31:0. */
+/* DST_LO (rw): Hash: bus address of the digests (16 bytes each). Search: bus address of the match records (MATCH_RECORD_BYTES each). Hash: aligned to the data bus width (2^LOG2_BUS_BYTES bytes); search: MATCH_RECORD_BYTES aligned. Bits 31:0. */
 #define FPGAMR_REG_DST_LO 0x040u
 
 /* DST_HI (rw): Destination address bits 63:32 (must be 0 for a 32-bit bus). */
@@ -149,7 +149,7 @@
 #define FPGAMR_ERR_BAD_WIDTH 3u /* MODE.WIDTH outside MIN_WIDTH..MAX_WIDTH */
 #define FPGAMR_ERR_BAD_ALIGN 4u /* SRC or DST not aligned, or above the bus address range */
 #define FPGAMR_DIGEST_BYTES 16u /* bytes per digest (RFC 1321 byte order) */
-#define FPGAMR_BUS_ALIGN 16u /* alignment in bytes required of SRC and DST */
+#define FPGAMR_BUS_ALIGN 16u /* the smallest data bus width in bytes (DATA_W = 128): the least alignment of SRC and DST; a design requires 2^DESIGN_PARAMS.LOG2_BUS_BYTES */
 #define FPGAMR_MATCH_RECORD_BYTES 32u /* match record: bytes 0..7 value (little-endian), 8..15 zero, 16..31 digest */
 #define FPGAMR_FILTER_ARRAYS 2u /* number of filter bit arrays; a value hits when its bit is set in every array */
 #define FPGAMR_FILTER_IDX_BITS 14u /* filter index width: array a is indexed by the low 14 bits of the little-endian 32-bit word at digest bytes 4a..4a+3 */

@@ -1,6 +1,7 @@
 // vsim_lib.cpp: libfpgamr-vsim-pN.so, the simulated accelerator behind the
 // driver's "vsim" bus. One Md5accSim (Verilated md5acc_top + AXI memory
-// model) per device, clocked by its own thread while the device is busy, so
+// model, VSIM_DATA_W-bit AXI data bus: the DE10-Nano build's, fpga/Makefile) per
+// device, clocked by its own thread while the device is busy, so
 // the host fills and drains buffers while the device works. Register
 // accesses from the host thread take the model lock (the clock thread gives
 // way to them) and advance the clock as a bus transaction would.
@@ -19,6 +20,12 @@
 #ifndef VSIM_NPIPE
 #error VSIM_NPIPE must be defined
 #endif
+#ifndef VSIM_DATA_W
+#error VSIM_DATA_W must be defined (the -GDATA_W the model was Verilated with)
+#endif
+// Wide AXI data (128/256/512 bits, VlWide ports) is handled by md5acc_sim.h;
+// the library and the model must agree on it.
+static_assert(Md5accSim::BUS_BYTES * 8 == VSIM_DATA_W, "model data bus width differs from VSIM_DATA_W");
 
 struct fpgamr_vsim {
     Md5accSim *sim = nullptr;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "fpgamr_fpga.h"
+#include "fpgamr_regs.h"
 #include "md5_ref.h"
 
 static int passed, failed;
@@ -77,7 +78,11 @@ int main(int argc, char **argv)
     fpgamr_dev_info info;
     fpgamr_get_info(d, &info);
     CHECK(info.pipelines == p && strcmp(info.bus, "vsim") == 0, "info %u %s", info.pipelines, info.bus);
-    printf("test_fpga: vsim, %u pipeline(s), widths %u..%u\n", info.pipelines, info.min_width, info.max_width);
+    size_t bus = (size_t)1 << ((info.design_params & FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_MASK) >>
+                               FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_SHIFT);
+    CHECK(bus >= 16 && bus <= 64, "bus width %zu bytes", bus);
+    printf("test_fpga: vsim, %u pipeline(s), %zu-bit data bus, widths %u..%u\n", info.pipelines, 8 * bus,
+           info.min_width, info.max_width);
 
     /* second opener: busy, and the first one keeps working */
     int rc2 = 0;
@@ -98,17 +103,17 @@ int main(int argc, char **argv)
     /* zero copy: digests straight into the caller's DMA buffer, across batches */
     {
         uint64_t count = 4096 * 2 + 777, start = 0xABC000;
-        uint8_t *buf = fpgamr_dma_alloc(d, 16 * (count + 1));
+        uint8_t *buf = fpgamr_dma_alloc(d, 16 * count + bus);  /* a bus-aligned offset, odd count */
         CHECK(buf != NULL && ((uintptr_t)buf & 4095) == 0, "dma_alloc: %s", fpgamr_last_error(d));
         if (buf) {
             fpgamr_reset_stats(d);
-            int rc = fpgamr_hash_range(d, start, count, 4, buf + 16);
+            int rc = fpgamr_hash_range(d, start, count, 4, buf + bus);
             fpgamr_stats st;
             fpgamr_get_stats(d, &st);
-            CHECK(rc == 0 && check_range(buf + 16, start, count, 4) == 0, "zero-copy digests rc %d", rc);
+            CHECK(rc == 0 && check_range(buf + bus, start, count, 4) == 0, "zero-copy digests rc %d", rc);
             CHECK(st.batches == 3 && st.zero_copy_batches == 3, "zero-copy batches %llu of %llu",
                   (unsigned long long)st.zero_copy_batches, (unsigned long long)st.batches);
-            /* inside the buffer but not 16-byte aligned: the copying path, same digests */
+            /* inside the buffer but not bus aligned: the copying path, same digests */
             fpgamr_reset_stats(d);
             rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8);
             fpgamr_get_stats(d, &st);
