@@ -105,7 +105,8 @@ class FpgaEngineTest {
                 assertArrayEquals(javaDigests(0x123, 2 * 4096 + 7, 4), bytes(dma, 1600, 16 * (2 * 4096 + 7)));
                 assertEquals("096822475dd517c1089f4b58c7f346ef", HexFormat.of().formatHex(bytes(dma, 1600, 16)));
                 assertEquals(2 * 4096 + 7, st.values());
-                assertTrue(st.deviceCycles() >= 2 * 4096 + 7, "cycles " + st.deviceCycles());
+                // never more than one digest per pipeline per clock (the bus width may allow fewer)
+                assertTrue(st.deviceCycles() >= (2 * 4096 + 7) / p, "cycles " + st.deviceCycles());
                 assertEquals(st.deviceCycles() / 50e6, st.deviceSeconds(), 1e-9);
                 assertTrue(st.hostSeconds() > 0 && st.wallSeconds() > 0, st.toString());
             }
