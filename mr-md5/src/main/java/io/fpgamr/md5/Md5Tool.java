@@ -244,7 +244,10 @@ public class Md5Tool extends Configured implements Tool {
      * into {@code outDir}; repeated runs into {@code outDir/run-1}, ... with their energy folders
      * in one set folder that also gets the mean ± sd report. A failed run removes the whole output.
      */
-    private int runJob(JobOptions o, Configuration conf, Path outDir, int slots, java.nio.file.Path copyTo) throws Exception {
+    private int runJob(JobOptions o, Configuration clusterConf, Path outDir, int slots, java.nio.file.Path copyTo) throws Exception {
+        // usage errors (no FPGA in the cluster, a bad design) come before anything else is started
+        Configuration conf = new Configuration(clusterConf);
+        String design = requestFpgas(o, conf);
         EnergyConfig energyConfig;
         try {
             energyConfig = EnergyConfig.fromEnvironment();
@@ -255,7 +258,7 @@ public class Md5Tool extends Configured implements Tool {
         try (EnergyMonitor monitor = EnergyMonitor.start(energyConfig)) {
             err.println("fpgamr: " + monitor.describe());
             if (o.repeat() == 1) {
-                Run r = runOnce(o, new Configuration(conf), outDir, slots, copyTo, null, monitor);
+                Run r = runOnce(o, new Configuration(conf), design, outDir, slots, copyTo, null, monitor);
                 if (r == null) {
                     return 1;
                 }
@@ -270,8 +273,8 @@ public class Md5Tool extends Configured implements Tool {
             for (int i = 1; i <= o.repeat(); i++) {
                 err.println("fpgamr: run " + i + " of " + o.repeat());
                 String name = "run-" + i;
-                Run r = runOnce(o, new Configuration(conf), new Path(outDir, name), slots, copyTo == null ? null : copyTo.resolve(name),
-                    setDir.resolve(name), monitor);
+                Run r = runOnce(o, new Configuration(conf), design, new Path(outDir, name), slots,
+                    copyTo == null ? null : copyTo.resolve(name), setDir.resolve(name), monitor);
                 if (r == null) {
                     fs.delete(outDir, true);
                     if (copyTo != null) {
@@ -302,7 +305,7 @@ public class Md5Tool extends Configured implements Tool {
     }
 
     /** One run of the job: submits it, waits, reads its results; null when it failed (said on stderr, output removed). */
-    private Run runOnce(JobOptions o, Configuration conf, Path outDir, int slots, java.nio.file.Path copyTo,
+    private Run runOnce(JobOptions o, Configuration conf, String design, Path outDir, int slots, java.nio.file.Path copyTo,
                         java.nio.file.Path energyDirOrNull, EnergyMonitor monitor) throws Exception {
         Domain domain = o.domain();
         conf.setInt(JobKeys.BITS, o.bits());
@@ -316,7 +319,6 @@ public class Md5Tool extends Configured implements Tool {
         conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
         conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
         conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
-        String design = requestFpgas(o, conf);
 
         Job job = Job.getInstance(conf, "fpgamr " + mode.name().toLowerCase() + " bits=" + o.bits());
         job.setJarByClass(Md5Tool.class);
