@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fpgamr.energy.NodeType;
 import io.fpgamr.energy.ProgressSpool;
 import io.fpgamr.energy.dashboard.DashboardQueries;
@@ -102,7 +101,7 @@ class EnergyDashboardJobTest {
             });
             assertTrue(allData && bad.isEmpty(), "while the job ran:\n" + String.join("\n", bad) + "\nprometheus:\n" + prom.log());
 
-            JsonNode energy = new ObjectMapper().readTree(summary.toFile()).get("energy");
+            JsonNode energy = Fpgamr.summary(summary).get("energy");
             assertTrue(energy != null, "the summary has its energy object");
             assertEquals("declared", energy.get("status").asText());
             assertEquals(1L << BITS, energy.get("values_hashed").asLong());

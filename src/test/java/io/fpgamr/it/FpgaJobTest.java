@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fpgamr.accel.fpga.FpgaEngine;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -33,10 +31,6 @@ class FpgaJobTest {
         return "vsim:pipelines=4,lock=" + tmp.resolve("fpga.lock");
     }
 
-    private static JsonNode summary(Path json) throws Exception {
-        return new ObjectMapper().readTree(json.toFile());
-    }
-
     /** Maps per hardware kind over all nodes: {cpu, fpga}. */
     private static int[] maps(JsonNode summary) {
         int[] n = new int[2];
@@ -45,20 +39,6 @@ class FpgaJobTest {
             n[1] += node.get("fpga").asInt();
         }
         return n;
-    }
-
-    private static List<String> outputLines(Path dir) throws Exception {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("part-"))
-                .flatMap(p -> {
-                    try {
-                        return Files.readAllLines(p).stream();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                })
-                .sorted().toList();
-        }
     }
 
     /** Asserts that every map ran on the FPGA and the device did every batch. */
@@ -88,9 +68,9 @@ class FpgaJobTest {
         assertEquals(0, search.code(), search.err());
         List<String> expected = Stream.of(Fpgamr.potLine(a, BITS), Fpgamr.potLine(b, BITS)).sorted().distinct().toList();
         assertEquals(expected, search.outLines());
-        assertEquals(expected, outputLines(tmp.resolve("s")));
+        assertEquals(expected, Fpgamr.outputLines(tmp.resolve("s")));
         assertTrue(search.err().contains("values hashed " + VALUES + " of " + VALUES), search.err());
-        allOnTheFpga(summary(json), BITS, false, search.err());
+        allOnTheFpga(Fpgamr.summary(json), BITS, false, search.err());
 
         // bench: the hash path, digests written by the device into the map's DMA buffer
         int bits = 18;
@@ -100,7 +80,7 @@ class FpgaJobTest {
             "--accel", "fpga", "--device", device(), "--output", tmp.resolve("b").toString(), "--summary-json", json.toString());
         assertEquals(0, bench.code(), bench.err());
         assertEquals(List.of(Fpgamr.potLine(c, bits)), bench.outLines());
-        allOnTheFpga(summary(json), bits, true, bench.err());
+        allOnTheFpga(Fpgamr.summary(json), bits, true, bench.err());
     }
 
     @Test
@@ -113,8 +93,8 @@ class FpgaJobTest {
         List<String> expected = Stream.of(Fpgamr.potLine(a, BITS), "096822475dd517c1089f4b58c7f346ef:$HEX[00000123]")
             .sorted().distinct().toList();
         assertEquals(expected, r.outLines());
-        assertEquals(expected, outputLines(tmp.resolve("out")));
-        JsonNode s = summary(json);
+        assertEquals(expected, Fpgamr.outputLines(tmp.resolve("out")));
+        JsonNode s = Fpgamr.summary(json);
         assertEquals("embedded", s.get("cluster").asText());
         allOnTheFpga(s, BITS, false, r.err());
     }
@@ -136,7 +116,7 @@ class FpgaJobTest {
                 "--accel", "auto", "--device", device(), "--output", tmp.resolve("auto").toString(), "--summary-json", json.toString());
             assertEquals(0, auto.code(), auto.err());
             assertEquals(List.of(Fpgamr.potLine(a, 16)), auto.outLines());
-            JsonNode s = summary(json);
+            JsonNode s = Fpgamr.summary(json);
             assertEquals(0, maps(s)[1], s.get("maps_by_node").toString());
             assertTrue(maps(s)[0] >= 1);
             assertEquals(null, s.get("fpga"));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,10 +112,6 @@ class FpgaSchedulingTest {
         return "job_" + m.group(1) + "_" + m.group(2);
     }
 
-    private static JsonNode json(Path p) throws IOException {
-        return new ObjectMapper().readTree(p.toFile());
-    }
-
     /** The design's hash prefix from the summary's "design": "md5acc-vsim-p4 (vsim, 4 pipelines, sha256 0123456789ab)". */
     private static String designSha(JsonNode summary) {
         Matcher m = Pattern.compile("sha256 ([0-9a-f]{12})").matcher(summary.get("design").asText());
@@ -135,7 +130,7 @@ class FpgaSchedulingTest {
         args.addAll(List.of(options));
         Fpgamr.Result r = Fpgamr.run(tmp, cluster.job("search", args.toArray(new String[0])));
         assertEquals(0, r.code(), r.err());
-        return new Run(r, json(json), out);
+        return new Run(r, Fpgamr.summary(json), out);
     }
 
     /** Output and counter of a correct search over 2^bits values. */

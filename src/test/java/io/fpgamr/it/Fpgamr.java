@@ -1,5 +1,7 @@
 package io.fpgamr.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Runs bin/fpgamr of this checkout as a user would, in its own process. */
 public final class Fpgamr {
@@ -67,5 +70,25 @@ public final class Fpgamr {
     public static String potLine(long v, int bits) {
         int width = Math.max(4, (bits + 7) / 8);
         return md5Hex(v, bits) + ":$HEX[" + String.format("%0" + (2 * width) + "x", v) + "]";
+    }
+
+    /** A job's --summary-json file. */
+    public static JsonNode summary(Path json) throws IOException {
+        return new ObjectMapper().readTree(json.toFile());
+    }
+
+    /** The lines of a local job output's part files, sorted. */
+    public static List<String> outputLines(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("part-"))
+                .flatMap(p -> {
+                    try {
+                        return Files.readAllLines(p).stream();
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .sorted().toList();
+        }
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,24 +26,6 @@ class JobEndToEndTest {
         return random.nextLong(VALUES);
     }
 
-    private static JsonNode summary(Path json) throws Exception {
-        return new ObjectMapper().readTree(json.toFile());
-    }
-
-    private static List<String> outputLines(Path dir) throws Exception {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("part-"))
-                .flatMap(p -> {
-                    try {
-                        return Files.readAllLines(p).stream();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                })
-                .sorted().toList();
-        }
-    }
-
     @Test
     void searchOnEmbeddedClusterWithHashListHitAndMiss() throws Exception {
         long a = planted();
@@ -62,9 +43,9 @@ class JobEndToEndTest {
         assertEquals(0, r.code(), r.err());
         List<String> expected = Stream.of(Fpgamr.potLine(a, BITS), Fpgamr.potLine(b, BITS)).sorted().distinct().toList();
         assertEquals(expected, r.outLines());
-        assertEquals(expected, outputLines(out));
+        assertEquals(expected, Fpgamr.outputLines(out));
         assertTrue(r.err().contains("values hashed " + VALUES + " of " + VALUES), r.err());
-        JsonNode s = summary(json);
+        JsonNode s = Fpgamr.summary(json);
         assertEquals(VALUES, s.get("values_hashed").asLong());
         assertEquals("embedded", s.get("cluster").asText());
         int maps = 0;
@@ -86,11 +67,11 @@ class JobEndToEndTest {
 
         assertEquals(0, r.code(), r.err());
         assertEquals(List.of(Fpgamr.potLine(a, BITS)), r.outLines());
-        assertEquals(List.of(Fpgamr.potLine(a, BITS)), outputLines(out));
+        assertEquals(List.of(Fpgamr.potLine(a, BITS)), Fpgamr.outputLines(out));
         try (Stream<Path> files = Files.list(out)) {
             assertEquals(4, files.filter(p -> p.getFileName().toString().startsWith("part-r-")).count());
         }
-        JsonNode s = summary(json);
+        JsonNode s = Fpgamr.summary(json);
         assertEquals(VALUES, s.get("values_hashed").asLong());
         JsonNode st = s.get("stages");
         for (String k : List.of("map_s", "shuffle_s", "reduce_s", "total_s")) {
@@ -125,12 +106,12 @@ class JobEndToEndTest {
         // the preimage once on stdout, and in every run's output
         assertEquals(List.of(Fpgamr.potLine(a, BITS)), r.outLines());
         for (int i = 1; i <= 3; i++) {
-            assertEquals(List.of(Fpgamr.potLine(a, BITS)), outputLines(out.resolve("run-" + i)));
+            assertEquals(List.of(Fpgamr.potLine(a, BITS)), Fpgamr.outputLines(out.resolve("run-" + i)));
             assertTrue(Files.isRegularFile(out.resolve("_energy/run-" + i + "/energy.json")), "run " + i + "'s energy report");
         }
         assertTrue(Files.readString(out.resolve("_energy/report.md")).contains("over 3 runs"));
         assertTrue(r.err().contains("fpgamr: 3 runs, each hashed " + VALUES + " values"), r.err());
-        JsonNode s = summary(json);
+        JsonNode s = Fpgamr.summary(json);
         assertEquals(3, s.get("repetitions").get("runs").asInt());
         assertEquals(3, s.get("runs").size());
         double sum = 0;
