@@ -366,6 +366,21 @@ static int wait_job(fpgamr_dev *d, job_result *r)
     return 0;
 }
 
+/* Waits for batch k, then starts the host's time on it; an error (also when
+ * the device did not do all `expected` values) ends that host time. */
+static int finish_batch(fpgamr_dev *d, job_result *r, uint64_t k, uint64_t expected, const char *verb)
+{
+    int rc = wait_job(d, r);
+    host_begin(d);
+    if (rc == 0 && r->done != expected) {
+        snprintf(d->err, sizeof d->err, "batch %llu: device %s %llu of %llu values", (unsigned long long)k, verb,
+                 (unsigned long long)r->done, (unsigned long long)expected);
+        rc = FPGAMR_EIO;
+    }
+    if (rc) host_end(d);
+    return rc;
+}
+
 static int ensure_buf(fpgamr_dev *d, fpgamr_dmabuf *b, size_t size)
 {
     if (b->host && b->size >= size) return 0;
@@ -462,15 +477,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
             d->bus.dma_sync(d->bus.ctx, hn.buf, 0, FPGAMR_SYNC_FROM_DEVICE, hn.off, (size_t)nn * 16);
             h += host_end(d);
         }
-        rc = wait_job(d, &r);
-        host_begin(d);
-        if (rc == 0 && r.done != nk) {
-            snprintf(d->err, sizeof d->err, "batch %llu: device did %llu of %llu values", (unsigned long long)k,
-                     (unsigned long long)r.done, (unsigned long long)nk);
-            rc = FPGAMR_EIO;
-        }
-        if (rc) {
-            host_end(d);
+        if ((rc = finish_batch(d, &r, k, nk, "did"))) {
             d->st.wall_seconds += now_s() - t0;
             return rc;
         }
@@ -602,17 +609,8 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
         int cur = (int)(k & 1), nxt = cur ^ 1;
         uint64_t bstart = start + k * B;
         uint64_t nk = (k + 1 < nb) ? B : count - k * B;
-        rc = wait_job(d, &r);
-        host_begin(d);
-        if (rc == 0 && r.done != nk) {
-            snprintf(d->err, sizeof d->err, "batch %llu: device checked %llu of %llu values", (unsigned long long)k,
-                     (unsigned long long)r.done, (unsigned long long)nk);
-            rc = FPGAMR_EIO;
-        }
-        if (rc) {
-            host_end(d);
+        if ((rc = finish_batch(d, &r, k, nk, "checked")))
             break;
-        }
         if (k + 1 < nb) {  /* the device checks batch k+1 while the host confirms batch k */
             uint64_t nn = (k + 2 < nb) ? B : count - (k + 1) * B;
             d->bus.dma_sync(d->bus.ctx, &d->mbuf[nxt], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[nxt].size);
