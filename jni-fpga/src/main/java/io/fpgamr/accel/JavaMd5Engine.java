@@ -7,6 +7,7 @@ import java.util.Arrays;
 /** The pure-Java engine: the fallback where no native kernel is built for the platform. */
 public final class JavaMd5Engine implements Md5Engine {
     private final int[] state = new int[4];
+    private long hashed;
 
     @Override
     public String name() {
@@ -22,6 +23,7 @@ public final class JavaMd5Engine implements Md5Engine {
             long v = start + i;
             JavaMd5.block(JavaMd5.word0(v, width), JavaMd5.word1(v, width), x2, x14, state);
             le.putInt(state[0]).putInt(state[1]).putInt(state[2]).putInt(state[3]);
+            hashed++;
         }
         out.position(le.position());
     }
@@ -36,6 +38,7 @@ public final class JavaMd5Engine implements Md5Engine {
             JavaMd5.block(JavaMd5.word0(v, width), JavaMd5.word1(v, width), x2, x14, state);
             long hi = ((long) Integer.reverseBytes(state[0]) << 32) | (Integer.reverseBytes(state[1]) & 0xffffffffL);
             long lo = ((long) Integer.reverseBytes(state[2]) << 32) | (Integer.reverseBytes(state[3]) & 0xffffffffL);
+            hashed++;
             if (targets.contains(hi, lo)) {
                 if (n == found.length) {
                     found = Arrays.copyOf(found, n * 2);
@@ -44,5 +47,10 @@ public final class JavaMd5Engine implements Md5Engine {
             }
         }
         return Arrays.copyOf(found, n);
+    }
+
+    @Override
+    public long valuesHashed() {
+        return hashed;
     }
 }

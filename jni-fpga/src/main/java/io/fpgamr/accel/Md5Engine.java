@@ -40,6 +40,12 @@ public interface Md5Engine extends AutoCloseable {
     /** Returns, ascending, the values of {@code [start, start + count)} whose digest is in {@code targets}. */
     long[] searchRange(long start, long count, int width, TargetSet targets);
 
+    /**
+     * Values this engine has hashed since it was opened, by both calls, as the engine itself counts
+     * them (not as its callers asked): a job's values-hashed counter is the sum of these.
+     */
+    long valuesHashed();
+
     @Override
     default void close() {
     }

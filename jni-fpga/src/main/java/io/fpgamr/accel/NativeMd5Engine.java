@@ -44,6 +44,7 @@ public final class NativeMd5Engine implements Md5Engine {
     private TargetSet targetsOf;
     private Memory found = new Memory(8 * 64);
     private final Memory done = new Memory(8);
+    private long hashed;
     private ByteBuffer scratch;
 
     private NativeMd5Engine(Pointer engine) {
@@ -163,12 +164,14 @@ public final class NativeMd5Engine implements Md5Engine {
         if (out.isDirect()) {
             check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(out)),
                     "hashRange(" + start + ", " + count + ", " + width + ")");
+            hashed += count;
             out.position(out.position() + (int) bytes);
             return;
         }
         ByteBuffer s = scratch((int) bytes);
         check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(s)),
                 "hashRange(" + start + ", " + count + ", " + width + ")");
+        hashed += count;
         s.limit((int) bytes);
         out.put(s);
     }
@@ -238,6 +241,7 @@ public final class NativeMd5Engine implements Md5Engine {
                 check((int) m, "searchRange(" + start + ", " + count + ", " + width + ")");
             }
             if (m <= cap) {
+                hashed += done.getLong(0);
                 return found.getLongArray(0, (int) m);
             }
             if (m > Integer.MAX_VALUE - 8) {
@@ -245,6 +249,11 @@ public final class NativeMd5Engine implements Md5Engine {
             }
             found = new Memory(8 * m); /* rare: more matches than room; search again */
         }
+    }
+
+    @Override
+    public long valuesHashed() {
+        return hashed;
     }
 
     /** Values examined by the last search (its count when it succeeded). */

@@ -75,6 +75,7 @@ public final class FpgaEngine implements Md5Engine {
     private final int maxWidth;
     private final Memory counts = new Memory(16);
     private Memory matches = new Memory(8 * 1024);
+    private long hashed;
     private ByteBuffer scratch;
 
     private FpgaEngine(Pointer dev, String spec) {
@@ -266,6 +267,7 @@ public final class FpgaEngine implements Md5Engine {
         String what = "hashRange(" + start + ", " + count + ", " + width + ")";
         if (out.isDirect()) {
             check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(out)), what);
+            hashed += count;
             out.position(out.position() + bytes);
             return;
         }
@@ -274,6 +276,7 @@ public final class FpgaEngine implements Md5Engine {
         }
         scratch.clear();
         check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(scratch)), what);
+        hashed += count;
         scratch.limit(bytes);
         out.put(scratch);
     }
@@ -300,6 +303,7 @@ public final class FpgaEngine implements Md5Engine {
                 throw new FpgaDeviceException(FpgaNative.EIO, what + ": device checked " + done + " of " + count + " values");
             }
             if (n <= cap) {
+                hashed += done;
                 return matches.getLongArray(0, (int) n);
             }
             if (n > Integer.MAX_VALUE - 8) {
@@ -307,6 +311,11 @@ public final class FpgaEngine implements Md5Engine {
             }
             matches = new Memory(8 * n); // rare: more preimages than room; search again
         }
+    }
+
+    @Override
+    public long valuesHashed() {
+        return hashed;
     }
 
     /** The driver's figures since open or the last {@link #resetStats()}. */
