@@ -17,7 +17,9 @@
  *    the window to the device model);
  *  - the interrupt line: writing 1 to raise_irq pends the accelerator's
  *    interrupt once, in its interrupt controller (the GIC on ARM) or, for the
- *    platform device, through the generic IRQ layer;
+ *    platform device, through the generic IRQ layer.  The line is level-high
+ *    and a pend is one shot: whoever plays the device pends it again after
+ *    an unmask while its line is still high, as the line would fire again;
  *  - bus-master access: mmap of /dev/fpgamr-sim at offset = bus address maps
  *    the register window (uncached) or pages of allocated low memory
  *    (cached), as the accelerator's AXI master and register slave see them;
@@ -25,6 +27,7 @@
  *    FPGA overlay would.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/irq.h>
@@ -46,7 +49,7 @@
 static unsigned long sim_regs;
 module_param_named(regs, sim_regs, ulong, 0444);
 MODULE_PARM_DESC(regs,
-		 "bus address of the register window; without it, the window of the device-tree node " FPGAMR_OF_COMPATIBLE);
+		 "bus address of the register window (default: the window of the device-tree node " FPGAMR_OF_COMPATIBLE ")");
 
 static uint sim_design_id = FPGAMR_DESIGN_MAGIC;
 module_param_named(design_id, sim_design_id, uint, 0444);
@@ -204,6 +207,7 @@ static int sim_find_node(void)
 		pr_err("fpgamr_sim: %pOF has no register window\n", sim_np);
 		return ret;
 	}
+	sim_regs = sim_window.start;
 	sim_irq = irq_of_parse_and_map(sim_np, 0);
 	if (!sim_irq) {
 		pr_err("fpgamr_sim: %pOF has no interrupt\n", sim_np);
@@ -225,6 +229,8 @@ static int sim_own_irq(void)
 	if (irq < 0)
 		return irq;
 	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	/* level, as the accelerator's line: not resent after an unmask */
+	irq_set_status_flags(irq, IRQ_LEVEL);
 	sim_irq = irq;
 	return 0;
 }
