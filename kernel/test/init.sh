@@ -18,12 +18,14 @@ uio_node() {
 irq_count() { awk '/fpgamr-md5/ { n = $2 } END { print n + 0 }' /proc/interrupts; }
 
 # the program node-sim traces: bind the driver (the device model answers
-# its probe), then search as an FPGA map does, holding the device at first
+# its probe), then search as an FPGA map does, holding the device at first.
+# A simulated 2^18 batch takes seconds here, not 5 ms: the driver's wait
+# for an interrupt (2 s for a board) is given 10 minutes.
 if [ "${1:-}" = node-run ]; then
 	insmod /fpgamr.ko || exit 1
 	irq_count > /tmp/irq.before
-	exec node-search --hold /tmp/held "uio:$(uio_node)" "$fpgamr_bits" \
-		"$fpgamr_target" "$fpgamr_miss"
+	exec node-search --hold /tmp/held "uio:$(uio_node),timeout_ms=600000" \
+		"$fpgamr_bits" "$fpgamr_target" "$fpgamr_miss"
 fi
 
 /bin/busybox --install -s /bin

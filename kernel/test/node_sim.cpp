@@ -43,6 +43,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -108,6 +109,7 @@ std::map<pid_t, Tracee> tracees;
 std::vector<JobRegion> job_regions;
 std::string uio_path;			/* /dev/uioN of the accelerator */
 bool job_active, line_high;
+double t_start;
 pid_t main_pid;
 int main_status = 1;
 
@@ -570,10 +572,19 @@ void setup_device(int stall)
 	window_from_rtl(true);
 }
 
+double now()
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void summary()
 {
 	std::string t;
 	long total = 0;
+	double secs = now() - t_start;
 	uint32_t params = win[FPGAMR_REG_DESIGN_PARAMS / 4];
 
 	for (const auto &kv : trapped) {
@@ -594,6 +605,8 @@ void summary()
 	       raised, reraised, uio_path.c_str(), uio_reads, uio_unmasks);
 	printf("node-sim: DMA ioctls: ALLOC %ld, FREE %ld, SYNC_FOR_DEVICE %ld, SYNC_FOR_CPU %ld\n",
 	       allocs, frees, syncs_dev, syncs_cpu);
+	printf("node-sim: %.1f s; the simulated device ran %.0f clock cycles/s (a board: 50 MHz)\n",
+	       secs, (double)sim->cycles() / secs);
 }
 
 }  // namespace
@@ -611,6 +624,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: node-sim [--stall P] -- PROGRAM [ARGS...]\n");
 		return 2;
 	}
+	t_start = now();
 	setup_device(stall);
 	main_pid = start_program(argv + argi + 1);
 
