@@ -109,7 +109,8 @@ std::map<pid_t, Tracee> tracees;
 std::vector<JobRegion> job_regions;
 std::string uio_path;			/* /dev/uioN of the accelerator */
 bool job_active, line_high;
-double t_start;
+double t_start, job_t0, job_secs;
+uint64_t job_cycles;
 pid_t main_pid;
 int main_status = 1;
 
@@ -117,6 +118,14 @@ int main_status = 1;
 std::map<std::string, long> trapped;
 long forwarded, jobs_started, jobs_done, job_errors, raised, reraised;
 long uio_reads, uio_unmasks, syncs_dev, syncs_cpu, allocs, frees, dma_refused;
+
+double now()
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 [[noreturn]] void die(const char *fmt, ...)
 {
@@ -261,6 +270,7 @@ void start_job()
 	}
 	job_active = true;
 	jobs_started++;
+	job_t0 = now();
 }
 
 void end_job()
@@ -272,7 +282,10 @@ void end_job()
 	job_regions.clear();
 	job_active = false;
 	jobs_done++;
+	job_secs += now() - job_t0;
 	window_from_rtl(false);
+	job_cycles += win[FPGAMR_REG_CYCLES_LO / 4] |
+		      (uint64_t)win[FPGAMR_REG_CYCLES_HI / 4] << 32;
 	if (win[FPGAMR_REG_STATUS / 4] & FPGAMR_STATUS_ERROR_MASK)
 		job_errors++;
 	update_line();
@@ -572,14 +585,6 @@ void setup_device(int stall)
 	window_from_rtl(true);
 }
 
-double now()
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void summary()
 {
 	std::string t;
@@ -605,8 +610,8 @@ void summary()
 	       raised, reraised, uio_path.c_str(), uio_reads, uio_unmasks);
 	printf("node-sim: DMA ioctls: ALLOC %ld, FREE %ld, SYNC_FOR_DEVICE %ld, SYNC_FOR_CPU %ld\n",
 	       allocs, frees, syncs_dev, syncs_cpu);
-	printf("node-sim: %.1f s; the simulated device ran %.0f clock cycles/s (a board: 50 MHz)\n",
-	       secs, (double)sim->cycles() / secs);
+	printf("node-sim: %.1f s in all; the jobs' %" PRIu64 " device cycles took %.1f s: %.0f cycles/s simulated (a board: 50e6, modelled)\n",
+	       secs, job_cycles, job_secs, job_secs > 0 ? (double)job_cycles / job_secs : 0.0);
 }
 
 }  // namespace
