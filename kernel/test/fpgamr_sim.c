@@ -66,25 +66,55 @@ static struct device_node *sim_np;		/* device-tree node, or NULL */
 static struct platform_device *sim_pdev;	/* our platform device, or NULL */
 static bool sim_present;
 
-static int sim_raise_irq(const char *val, const struct kernel_param *kp)
+/* pend the line once; a level-high SPI pended in the GIC clears on ack */
+static int sim_raise(void)
 {
-	bool raise;
+	if (!sim_present)
+		return -ENODEV;
+	if (sim_np)
+		return irq_set_irqchip_state(sim_irq, IRQCHIP_STATE_PENDING,
+					     true);
+	return generic_handle_irq_safe(sim_irq);
+}
+
+static int sim_remove_device(void)
+{
+	struct platform_device *pdev;
+
+	if (!sim_present)
+		return 0;
+	sim_present = false;
+	if (sim_pdev) {
+		platform_device_unregister(sim_pdev);
+		sim_pdev = NULL;
+		return 0;
+	}
+	pdev = of_find_device_by_node(sim_np);
+	if (pdev) {
+		of_platform_device_destroy(&pdev->dev, NULL);
+		put_device(&pdev->dev);
+	}
+	return 0;
+}
+
+/* a write-only parameter: writing a true value runs fn under sim_lock */
+static int sim_trigger(const char *val, int (*fn)(void))
+{
+	bool on;
 	int ret;
 
-	ret = kstrtobool(val, &raise);
-	if (ret || !raise)
+	ret = kstrtobool(val, &on);
+	if (ret || !on)
 		return ret;
 	mutex_lock(&sim_lock);
-	if (!sim_present)
-		ret = -ENODEV;
-	else if (sim_np)
-		/* a level-high SPI, pended once: the GIC clears it on ack */
-		ret = irq_set_irqchip_state(sim_irq, IRQCHIP_STATE_PENDING,
-					    true);
-	else
-		ret = generic_handle_irq_safe(sim_irq);
+	ret = fn();
 	mutex_unlock(&sim_lock);
 	return ret;
+}
+
+static int sim_raise_irq(const char *val, const struct kernel_param *kp)
+{
+	return sim_trigger(val, sim_raise);
 }
 
 static const struct kernel_param_ops sim_raise_irq_ops = {
@@ -93,37 +123,9 @@ static const struct kernel_param_ops sim_raise_irq_ops = {
 module_param_cb(raise_irq, &sim_raise_irq_ops, NULL, 0200);
 MODULE_PARM_DESC(raise_irq, "write 1 to raise the accelerator's interrupt once");
 
-static void sim_remove_device(void)
-{
-	struct platform_device *pdev;
-
-	if (!sim_present)
-		return;
-	sim_present = false;
-	if (sim_pdev) {
-		platform_device_unregister(sim_pdev);
-		sim_pdev = NULL;
-		return;
-	}
-	pdev = of_find_device_by_node(sim_np);
-	if (pdev) {
-		of_platform_device_destroy(&pdev->dev, NULL);
-		put_device(&pdev->dev);
-	}
-}
-
 static int sim_unplug(const char *val, const struct kernel_param *kp)
 {
-	bool unplug;
-	int ret;
-
-	ret = kstrtobool(val, &unplug);
-	if (ret || !unplug)
-		return ret;
-	mutex_lock(&sim_lock);
-	sim_remove_device();
-	mutex_unlock(&sim_lock);
-	return 0;
+	return sim_trigger(val, sim_remove_device);
 }
 
 static const struct kernel_param_ops sim_unplug_ops = {
