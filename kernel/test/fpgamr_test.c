@@ -438,12 +438,12 @@ static int irq_ready(int fd, int ms)
 	return poll(&pfd, 1, ms) == 1 && (pfd.revents & POLLIN);
 }
 
-/* the event count, when an interrupt is there within 2 s; else 0 */
+/* the event count once an interrupt is there (10 s at most); else 0 */
 static uint32_t irq_events(int fd)
 {
 	uint32_t count = 0;
 
-	if (!irq_ready(fd, 2000) ||
+	if (!irq_ready(fd, 10000) ||
 	    read(fd, &count, sizeof(count)) != sizeof(count))
 		return 0;
 	return count;
