@@ -107,15 +107,18 @@ int main(int argc, char **argv)
         CHECK(buf != NULL && ((uintptr_t)buf & 4095) == 0, "dma_alloc: %s", fpgamr_last_error(d));
         if (buf) {
             fpgamr_reset_stats(d);
-            int rc = fpgamr_hash_range(d, start, count, 4, buf + bus);
+            uint64_t done = 0;
+            int rc = fpgamr_hash_range(d, start, count, 4, buf + bus, &done);
             fpgamr_stats st;
             fpgamr_get_stats(d, &st);
             CHECK(rc == 0 && check_range(buf + bus, start, count, 4) == 0, "zero-copy digests rc %d", rc);
+            CHECK(done == count && st.values == count && st.short_batches == 0, "the device wrote %llu of %llu digests",
+                  (unsigned long long)done, (unsigned long long)count);
             CHECK(st.batches == 3 && st.zero_copy_batches == 3, "zero-copy batches %llu of %llu",
                   (unsigned long long)st.zero_copy_batches, (unsigned long long)st.batches);
             /* inside the buffer but not bus aligned: the copying path, same digests */
             fpgamr_reset_stats(d);
-            rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8);
+            rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8, NULL);
             fpgamr_get_stats(d, &st);
             CHECK(rc == 0 && check_range(buf + 8, start + 5, 5000, 6) == 0 && st.zero_copy_batches == 0,
                   "unaligned caller buffer rc %d zc %llu", rc, (unsigned long long)st.zero_copy_batches);
@@ -134,8 +137,10 @@ int main(int argc, char **argv)
         uint64_t start = (w >= 5) ? 0xFFFFFF000ull + (uint64_t)w * 777 : (w == 4 ? 0xFFFFF000u : 0);
         if (w < 4) { start = 0; count = (1ull << (8 * w)) < count ? (1ull << (8 * w)) : count; }
         uint8_t *dig = malloc(count * 16);
-        int rc = fpgamr_hash_range(d, start, count, w, dig);
-        CHECK(rc == 0, "hash w%d rc %d: %s", w, rc, fpgamr_last_error(d));
+        uint64_t done = 0;
+        int rc = fpgamr_hash_range(d, start, count, w, dig, &done);
+        CHECK(rc == 0 && done == count, "hash w%d rc %d, %llu of %llu done: %s", w, rc, (unsigned long long)done,
+              (unsigned long long)count, fpgamr_last_error(d));
         CHECK(check_range(dig, start, count, w) == 0, "hash w%d digests", w);
         free(dig);
     }
@@ -143,9 +148,11 @@ int main(int argc, char **argv)
         uint8_t dig[16];
         static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
                                          0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
-        CHECK(fpgamr_hash_range(d, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0, "MD5(00 00 01 23)");
-        CHECK(fpgamr_hash_range(d, 0, 0, 4, dig) == 0, "empty hash range");
-        CHECK(fpgamr_hash_range(d, 0, 1, 9, dig) == FPGAMR_EINVAL, "width 9 rejected");
+        uint64_t done = 7;
+        CHECK(fpgamr_hash_range(d, 0x123, 1, 4, dig, &done) == 0 && memcmp(dig, want, 16) == 0 && done == 1,
+              "MD5(00 00 01 23)");
+        CHECK(fpgamr_hash_range(d, 0, 0, 4, dig, &done) == 0 && done == 0, "empty hash range");
+        CHECK(fpgamr_hash_range(d, 0, 1, 9, dig, &done) == FPGAMR_EINVAL && done == 0, "width 9 rejected");
     }
 
     /* search path: planted preimages across batch boundaries, exact counts */
@@ -208,7 +215,7 @@ int main(int argc, char **argv)
             uint8_t dig[16];
             static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
                                              0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
-            CHECK(fpgamr_hash_range(w.dev, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0,
+            CHECK(fpgamr_hash_range(w.dev, 0x123, 1, 4, dig, NULL) == 0 && memcmp(dig, want, 16) == 0,
                   "the waiter's device works");
             fpgamr_close(w.dev);
         }

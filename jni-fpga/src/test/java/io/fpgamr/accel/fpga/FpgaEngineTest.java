@@ -113,6 +113,9 @@ class FpgaEngineTest {
                 assertTrue(st.deviceCycles() >= (2 * 4096 + 7) / p, "cycles " + st.deviceCycles());
                 assertEquals(st.deviceCycles() / 50e6, st.deviceSeconds(), 1e-9);
                 assertTrue(st.hostSeconds() > 0 && st.wallSeconds() > 0, st.toString());
+                // the engine's count is the device's: every value of every call, once
+                assertEquals(5L * 2 * (4096 * 2 + 321) + 2 * 4096 + 7, e.valuesHashed());
+                assertEquals(0, st.shortBatches());
             }
         }
     }
@@ -150,6 +153,7 @@ class FpgaEngineTest {
                 many[i] = md5Hex(want[i], 4);
             }
             assertArrayEquals(want, e.searchRange(0, 3 * many.length + 100, 4, TargetSet.of(many)));
+            assertEquals(count + 1000 + 4096 + 100 + 3 * many.length + 100, e.valuesHashed());
             assertThrows(IllegalArgumentException.class, () -> e.searchRange(0, 10, 9, TargetSet.of(hex)));
         }
     }
