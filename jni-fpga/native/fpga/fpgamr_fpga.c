@@ -326,6 +326,22 @@ static void start_job(fpgamr_dev *d, int op, int width, uint64_t start, uint64_t
     wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
 }
 
+/* The accelerator clears its read engine's error flag only when a hash job
+ * starts (md5acc_top: the read engine's start is a hash START), so after a
+ * read error a search job would stop at once with the same stale error. A
+ * one-message hash job between the driver's own buffers (which a read error
+ * implies exist) clears it; its figures are not counted. */
+static void clear_read_error(fpgamr_dev *d)
+{
+    if (!d->in[0].host || !d->in[1].host) return;
+    memset(d->in[0].host, 0, d->bus_bytes);
+    d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, d->bus_bytes);
+    start_job(d, FPGAMR_OP_HASH, 4, 0, 1, d->in[0].bus, d->in[1].bus, 0);
+    d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
+    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
+    d->bus.irq_done(d->bus.ctx);
+}
+
 /* wait for the interrupt of the running job, then read and clear its status */
 static int wait_job(fpgamr_dev *d, job_result *r)
 {
@@ -354,6 +370,7 @@ static int wait_job(fpgamr_dev *d, job_result *r)
         snprintf(d->err, sizeof d->err, "%s: device error %u (%s) at bus address 0x%llx after %llu values",
                  d->bus.name, code, code < 5 ? names[code] : "?", (unsigned long long)r->err_addr,
                  (unsigned long long)r->done);
+        if (code == FPGAMR_ERR_READ_RESP) clear_read_error(d);
         return FPGAMR_EIO;
     }
     if (!(r->status & FPGAMR_STATUS_DONE_MASK)) {
@@ -366,7 +383,7 @@ static int wait_job(fpgamr_dev *d, job_result *r)
     return 0;
 }
 
-/* Waits for batch k, then starts the host's time on it; an error ends that
+/* Waits for batch k (from 0; messages count from 1), then starts the host's time on it; an error ends that
  * host time. What the batch did is the device's own count (r->done), which
  * the callers report: a batch that did fewer than the `expected` values it
  * was given is no error here but counted (short_batches) and described in
@@ -382,7 +399,7 @@ static int finish_batch(fpgamr_dev *d, job_result *r, uint64_t k, uint64_t expec
     if (r->done > expected) r->done = expected;  /* never count more than was asked */
     if (r->done != expected) {
         d->st.short_batches++;
-        snprintf(d->err, sizeof d->err, "batch %llu: device %s %llu of %llu values", (unsigned long long)k, verb,
+        snprintf(d->err, sizeof d->err, "batch %llu: device %s %llu of %llu values", (unsigned long long)k + 1, verb,
                  (unsigned long long)r->done, (unsigned long long)expected);
     }
     return 0;

@@ -12,13 +12,27 @@
  *                                    DMA buffers from /dev/fpgamr-dmaK,
  *                                    kernel/include/uapi/linux/fpgamr.h)
  *   "vsim:pipelines=N[,mhz=F][,stall=P][,seed=S][,lib=PATH][,lock=PATH]
- *        [,timeout_ms=T][,batch=B][,wait_ms=W]"
+ *        [,timeout_ms=T][,batch=B][,wait_ms=W][,fault=KIND@K]"
  *                                    the Verilated model of the same HDL,
  *                                    libfpgamr-vsim-pN.so, found at lib=, in
  *                                    $FPGAMR_VSIM_DIR, beside the library
  *                                    holding this driver, or on the loader
  *                                    path; mhz (default 50) only scales the
  *                                    modelled device time.
+ *
+ * Fault injection (vsim only; the simulation harness does it, the RTL is
+ * the same): fault=KIND@K makes the K-th device batch since open (counted
+ * from 1, over both paths) fail:
+ *   dma_error@K  the batch's DMA gets SLVERR responses: the call returns
+ *                FPGAMR_EIO ("read/write response error"); the next batch
+ *                works again
+ *   hang@K       the batch never raises its interrupt: after timeout_ms the
+ *                driver aborts it and returns FPGAMR_ETIMEDOUT (give a short
+ *                timeout_ms: the vsim default is 120000)
+ *   drop@K       the device silently does only the first half of the batch:
+ *                the call succeeds, values_done (the device's own count)
+ *                falls short, and short_batches counts it
+ * values_done of a failing call counts the batches done before the fault.
  * A device belongs to one process (flock on the UIO node, or on the vsim
  * lock file, default $TMPDIR/fpgamr-vsim-pN.lock, /tmp without TMPDIR); a
  * second opener gets FPGAMR_EBUSY at once, or, with wait_ms=W, when the
