@@ -6,6 +6,7 @@ import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
 import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.NativeTargets;
 import io.fpgamr.accel.TargetSet;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
@@ -23,7 +24,8 @@ import java.util.Map;
  * model ({@code vsim:pipelines=N,...}). One native call per range: the driver cuts it into 2^18-value
  * device batches with two in flight. Nothing is copied in Java: {@link #hashRange} hands the
  * caller's direct buffer to the driver (and the device writes it itself when the buffer came from
- * {@link #digestBuffer}); {@link #searchRange} hands it {@link TargetSet#sortedDigests()}.
+ * {@link #digestBuffer}); {@link #searchRange} hands it the target set's native digests, sorted once
+ * ({@link TargetSet#nativeSet()}, shared with the CPU engine).
  *
  * <p>A device belongs to one process at a time (the driver takes an flock): a second opener gets
  * {@link FpgaOpenException} with {@link FpgaOpenException#busy()}, at once or after the spec's
@@ -305,12 +307,12 @@ public final class FpgaEngine implements Md5Engine {
         if (count == 0 || targets.size() == 0) {
             return new long[0];
         }
-        ByteBuffer digests = targets.sortedDigests();
-        Pointer t = Native.getDirectBufferPointer(digests);
+        NativeTargets nt = targets.nativeSet();
+        Pointer t = nt.digests();
         String what = "searchRange(" + start + ", " + count + ", " + width + ")";
         for (;;) {
             long cap = matches.size() / 8;
-            int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
+            int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(nt.size()), matches,
                     new NativeLong(cap), counts, counts.share(8));
             long n = Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
             // what the device checked, by its own counter: fewer than count when a batch came back
