@@ -5,7 +5,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.NativeTargets;
 import io.fpgamr.accel.TargetSet;
 import java.io.IOException;
@@ -148,9 +148,9 @@ public final class FpgaEngine implements Md5Engine {
     }
 
     /**
-     * A vsim spec without {@code lib=} (and no {@code FPGAMR_VSIM_DIR}) gets the model library this
-     * jar carries, extracted beside libfpgamr.so. Other specs are left alone (the driver then looks
-     * in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
+     * A vsim spec without {@code lib=} (and no {@code FPGAMR_VSIM_DIR}) gets the model library
+     * {@link NativeArtifacts} finds (the jar's, extracted). Other specs are left alone (the driver
+     * then looks in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
      */
     static DeviceSpec withPackagedModel(DeviceSpec spec, Map<String, String> env) {
         String dir = env.get("FPGAMR_VSIM_DIR");
@@ -161,17 +161,13 @@ public final class FpgaEngine implements Md5Engine {
         return lib == null ? spec : spec.withLib(lib);
     }
 
-    /** The jar's libfpgamr-vsim-pN.so for this platform, extracted; null when the jar has none. */
+    /** The simulated device's model libfpgamr-vsim-pN.so as {@link NativeArtifacts} finds it; null when it finds none. */
     public static Path packagedModel(int pipelines) {
-        String platform = NativeLoader.platform();
-        String resource = "/native/" + platform + "/libfpgamr-vsim-p" + pipelines + ".so";
-        if (FpgaEngine.class.getResource(resource) == null) {
-            return null;
-        }
+        String model = NativeArtifacts.vsimModel(pipelines);
         try {
-            return NativeLoader.extract(resource, platform);
+            return NativeArtifacts.find(model).orElse(null);
         } catch (IOException e) {
-            throw new FpgaOpenException(FpgaNative.ENODEV, "cannot extract " + resource + ": " + e);
+            throw new FpgaOpenException(FpgaNative.ENODEV, "cannot extract " + model + ": " + e);
         }
     }
 

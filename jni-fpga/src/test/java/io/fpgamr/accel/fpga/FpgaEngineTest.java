@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.accel.JavaMd5Engine;
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.TargetSet;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -59,7 +59,7 @@ class FpgaEngineTest {
     void jarCarriesTheSimulatedDevices() {
         for (int p : new int[] {1, 4}) {
             Path lib = FpgaEngine.packagedModel(p);
-            assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeLoader.platform());
+            assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeArtifacts.platform());
             assertTrue(Files.isRegularFile(lib), lib.toString());
         }
         String s = packaged("vsim:pipelines=4,mhz=50", Map.of());
