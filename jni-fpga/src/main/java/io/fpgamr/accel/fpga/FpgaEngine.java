@@ -57,14 +57,18 @@ public final class FpgaEngine implements Md5Engine {
     /**
      * The driver's figures since open (or {@link #resetStats()}). {@code values} is what the device
      * counted (its DONE register), {@code shortBatches} the batches whose count fell short of what
-     * they were given.
+     * they were given. {@code modelledDeviceSeconds} is modelled, never measured: the device's
+     * cycle counter over the clock the spec names ({@code mhz}, default 50), on the board as on the
+     * simulated device; {@code simulated} says the device itself was the Verilated model, so that
+     * every figure derived from these (and the maps' times, energy and TpW of the process that ran
+     * it) is labelled as such. Host and wall seconds are measured on this host.
      */
-    public record Stats(long batches, long values, long deviceCycles, double deviceSeconds, double hostSeconds,
-            double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
+    public record Stats(boolean simulated, long batches, long values, long deviceCycles, double modelledDeviceSeconds,
+            double hostSeconds, double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
             long zeroCopyBatches, long shortBatches) {
         /** Host time per batch over modelled device time per batch. */
         public double hostShare() {
-            return deviceSeconds > 0 ? hostSeconds / deviceSeconds : 0;
+            return modelledDeviceSeconds > 0 ? hostSeconds / modelledDeviceSeconds : 0;
         }
     }
 
@@ -192,11 +196,17 @@ public final class FpgaEngine implements Md5Engine {
         return bus;
     }
 
+    /** True on the Verilated model ({@code vsim}): what it did was simulated, and its times are modelled. */
+    @Override
+    public boolean simulated() {
+        return bus.equals("vsim");
+    }
+
     public int pipelines() {
         return pipelines;
     }
 
-    /** The clock the driver's modelled device time uses. */
+    /** The clock the driver's modelled device time uses (the spec's {@code mhz}, a declared figure). */
     public double mhz() {
         return mhz;
     }
@@ -338,7 +348,7 @@ public final class FpgaEngine implements Md5Engine {
     public Stats stats() {
         FpgaNative.Stats s = new FpgaNative.Stats();
         FpgaNative.fpgamr_get_stats(dev(), s);
-        return new Stats(s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
+        return new Stats(simulated(), s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
                 s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches, s.short_batches);
     }
 
