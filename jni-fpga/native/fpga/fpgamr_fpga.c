@@ -7,6 +7,7 @@
  * last message beat whole) and the batch size (a multiple of the digests per
  * beat, so each batch's digests start bus-aligned in a zero-copy buffer). */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "fpgamr_bus.h"
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
+#include "fpgamr_targets.h"
 
 #define DEFAULT_BATCH ((uint64_t)FPGAMR_BATCH_VALUES)
 #define MATCH_CAP 4096u
@@ -77,24 +79,58 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int fpgamr_lock_device(int fd, const char *opts, long *waited_ms)
+/* the flock, waiting up to wait_ms: 0, FPGAMR_EBUSY (*waited_ms: how long)
+ * or FPGAMR_ENODEV */
+static int lock_device(int fd, const char *opts, long *waited_ms)
 {
     char val[32];
     long wait = 0;
     if (fpgamr_opt(opts, "wait_ms", val, sizeof val)) wait = strtol(val, NULL, 0);
     double t0 = now_s();
-    if (waited_ms) *waited_ms = 0;
+    *waited_ms = 0;
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) return 0;
         if (errno == EINTR) continue;
         if (errno != EWOULDBLOCK) return FPGAMR_ENODEV;
         long spent = (long)(1e3 * (now_s() - t0));
-        if (waited_ms) *waited_ms = spent;
+        *waited_ms = spent;
         if (spent >= wait) return FPGAMR_EBUSY;
         long nap = wait - spent < 20 ? wait - spent : 20;  /* poll every 20 ms */
         struct timespec ts = {0, nap * 1000000L};
         nanosleep(&ts, NULL);
     }
+}
+
+int fpgamr_bus_lock(int fd, const char *opts, const char *bus, const char *what, char *err, size_t errlen)
+{
+    long waited = 0;
+    int rc = lock_device(fd, opts, &waited);
+    if (rc == FPGAMR_EBUSY && waited > 0)
+        snprintf(err, errlen, "%s: device busy: %s is locked by another opener (waited %ld ms)", bus, what, waited);
+    else if (rc == FPGAMR_EBUSY)
+        snprintf(err, errlen, "%s: device busy: %s is locked by another opener", bus, what);
+    else if (rc)
+        snprintf(err, errlen, "%s: cannot lock %s: %s", bus, what, strerror(errno));
+    return rc;
+}
+
+int fpgamr_bus_fail(void (*close)(void *ctx), void *ctx, int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    if (close) close(ctx);
+    return rc;
+}
+
+void fpgamr_bus_setup(fpgamr_bus *bus, const fpgamr_bus *ops, void *ctx, const char *opts)
+{
+    char val[32];
+    *bus = *ops;
+    bus->ctx = ctx;
+    bus->mhz = 50.0;
+    if (fpgamr_opt(opts, "mhz", val, sizeof val)) bus->mhz = strtod(val, NULL);
 }
 
 /* host time outside the simulator: wall time minus time inside vsim calls */
@@ -326,6 +362,22 @@ static void start_job(fpgamr_dev *d, int op, int width, uint64_t start, uint64_t
     wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
 }
 
+/* The accelerator clears its read engine's error flag only when a hash job
+ * starts (md5acc_top: the read engine's start is a hash START), so after a
+ * read error a search job would stop at once with the same stale error. A
+ * one-message hash job between the driver's own buffers (which a read error
+ * implies exist) clears it; its figures are not counted. */
+static void clear_read_error(fpgamr_dev *d)
+{
+    if (!d->in[0].host || !d->in[1].host) return;
+    memset(d->in[0].host, 0, d->bus_bytes);
+    d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, d->bus_bytes);
+    start_job(d, FPGAMR_OP_HASH, 4, 0, 1, d->in[0].bus, d->in[1].bus, 0);
+    d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
+    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
+    d->bus.irq_done(d->bus.ctx);
+}
+
 /* wait for the interrupt of the running job, then read and clear its status */
 static int wait_job(fpgamr_dev *d, job_result *r)
 {
@@ -354,6 +406,7 @@ static int wait_job(fpgamr_dev *d, job_result *r)
         snprintf(d->err, sizeof d->err, "%s: device error %u (%s) at bus address 0x%llx after %llu values",
                  d->bus.name, code, code < 5 ? names[code] : "?", (unsigned long long)r->err_addr,
                  (unsigned long long)r->done);
+        if (code == FPGAMR_ERR_READ_RESP) clear_read_error(d);
         return FPGAMR_EIO;
     }
     if (!(r->status & FPGAMR_STATUS_DONE_MASK)) {
@@ -366,19 +419,36 @@ static int wait_job(fpgamr_dev *d, job_result *r)
     return 0;
 }
 
-/* Waits for batch k, then starts the host's time on it; an error (also when
- * the device did not do all `expected` values) ends that host time. */
+/* Waits for batch k (from 0; messages count from 1), then starts the host's time on it; an error ends that
+ * host time. What the batch did is the device's own count (r->done), which
+ * the callers report: a batch that did fewer than the `expected` values it
+ * was given is no error here but counted (short_batches) and described in
+ * the last error, and shows as fewer values done. */
 static int finish_batch(fpgamr_dev *d, job_result *r, uint64_t k, uint64_t expected, const char *verb)
 {
     int rc = wait_job(d, r);
     host_begin(d);
-    if (rc == 0 && r->done != expected) {
-        snprintf(d->err, sizeof d->err, "batch %llu: device %s %llu of %llu values", (unsigned long long)k, verb,
-                 (unsigned long long)r->done, (unsigned long long)expected);
-        rc = FPGAMR_EIO;
+    if (rc) {
+        host_end(d);
+        return rc;
     }
-    if (rc) host_end(d);
-    return rc;
+    if (r->done > expected) r->done = expected;  /* never count more than was asked */
+    if (r->done != expected) {
+        d->st.short_batches++;
+        snprintf(d->err, sizeof d->err, "batch %llu: device %s %llu of %llu values", (unsigned long long)k + 1, verb,
+                 (unsigned long long)r->done, (unsigned long long)expected);
+    }
+    return 0;
+}
+
+/* a batch ended: the values the device counted and the host's time on it */
+static void count_batch(fpgamr_dev *d, uint64_t values, double host_seconds)
+{
+    d->st.batches++;
+    d->st.values += values;
+    d->st.last_batch_values = values;
+    d->st.last_batch_host_seconds = host_seconds;
+    if (host_seconds > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = host_seconds;
 }
 
 static int ensure_buf(fpgamr_dev *d, fpgamr_dmabuf *b, size_t size)
@@ -434,8 +504,10 @@ static hash_dst batch_dst(fpgamr_dev *d, fpgamr_dmabuf *ub, const uint8_t *out, 
     return h;
 }
 
-int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, uint8_t *digests_out)
+int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, uint8_t *digests_out,
+                      uint64_t *values_done)
 {
+    if (values_done) *values_done = 0;
     if (!d) return FPGAMR_EINVAL;
     int rc = check_width(d, width);
     if (rc) return rc;
@@ -481,6 +553,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
             d->st.wall_seconds += now_s() - t0;
             return rc;
         }
+        if (values_done) *values_done += r.done;
         if (k + 1 < nb)  /* device on batch k+1 while the host drains batch k */
             start_job(d, FPGAMR_OP_HASH, width, 0, nn, d->in[nxt].bus, hn.buf->bus + hn.off, 0);
         d->bus.dma_sync(d->bus.ctx, hc.buf, 1, FPGAMR_SYNC_FROM_DEVICE, hc.off, (size_t)nk * 16);
@@ -489,11 +562,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
         else
             memcpy(digests_out + k * B * 16, d->out[cur].host, (size_t)nk * 16);
         h += host_end(d);
-        d->st.batches++;
-        d->st.values += nk;
-        d->st.last_batch_values = nk;
-        d->st.last_batch_host_seconds = h;
-        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        count_batch(d, r.done, h);
         h = 0;
     }
     d->st.wall_seconds += now_s() - t0;
@@ -501,7 +570,6 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
 }
 
 /* ------------------------------------------------------------------ search path */
-static int cmp16(const void *a, const void *b) { return memcmp(a, b, 16); }
 static int cmpu64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -537,23 +605,26 @@ static void sink_add(match_sink *s, uint64_t v)
     s->n++;
 }
 
-/* exact re-check of one batch through the hash path (match buffer overflow) */
+/* exact re-check of one batch through the hash path (match buffer overflow);
+ * *hashed gets the values the device re-checked */
 static int fallback_batch(fpgamr_dev *d, uint64_t start, uint64_t n, int width, const uint8_t *sorted, size_t nt,
-                          match_sink *s)
+                          match_sink *s, uint64_t *hashed)
 {
     uint8_t *dig = malloc((size_t)n * 16);
     if (!dig) return fail(d, FPGAMR_ENOMEM, "out of memory for the overflow re-check");
     fpgamr_stats keep = d->st;
-    int rc = fpgamr_hash_range(d, start, n, width, dig);
+    int rc = fpgamr_hash_range(d, start, n, width, dig, hashed);
     double extra_host = d->st.host_seconds - keep.host_seconds;
     uint64_t extra_cycles = d->st.device_cycles - keep.device_cycles;
+    uint64_t extra_short = d->st.short_batches - keep.short_batches;
     d->st = keep;  /* account the re-check to the search batch, not as hash batches */
     d->st.host_seconds += extra_host;
     d->st.device_cycles += extra_cycles;
     d->st.device_seconds += (double)extra_cycles / (d->bus.mhz * 1e6);
+    d->st.short_batches += extra_short;
     if (rc == 0)
-        for (uint64_t i = 0; i < n; i++)
-            if (bsearch(dig + 16 * i, sorted, nt, 16, cmp16)) sink_add(s, start + i);
+        for (uint64_t i = 0; i < *hashed; i++)
+            if (fpgamr_targets_contain(sorted, nt, dig + 16 * i)) sink_add(s, start + i);
     free(dig);
     d->st.fallback_batches++;
     return rc;
@@ -569,28 +640,21 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     int rc = check_width(d, width);
     if (rc) return rc;
     if (ntargets && !targets) return fail(d, FPGAMR_EINVAL, "targets is NULL");
+    if (!fpgamr_targets_sorted(targets, ntargets))
+        return fail(d, FPGAMR_EINVAL, "targets must be sorted ascending without duplicates (fpgamr_targets.h)");
     if (max_matches && !matches_out) return fail(d, FPGAMR_EINVAL, "matches_out is NULL");
     if (count == 0) return 0;
-    if (ntargets == 0) {  /* nothing can match */
-        if (values_done) *values_done = count;
-        return 0;
-    }
+    if (ntargets == 0) return 0;  /* nothing can match: nothing is checked */
     double t0 = now_s();
     uint64_t B = d->batch;
     for (int i = 0; i < 2; i++)
         if ((rc = ensure_buf(d, &d->mbuf[i], bus_round(d, (size_t)MATCH_CAP * FPGAMR_MATCH_RECORD_BYTES)))) return rc;
 
     host_begin(d);
-    uint8_t *sorted = malloc(ntargets * 16);
-    if (!sorted) {
-        host_end(d);
-        return fail(d, FPGAMR_ENOMEM, "out of memory for the target set");
-    }
-    memcpy(sorted, targets, ntargets * 16);
-    qsort(sorted, ntargets, 16, cmp16);
-    load_filter(d, sorted, ntargets);
+    load_filter(d, targets, ntargets);
     uint64_t nb = (count + B - 1) / B;
-    uint64_t *overflowed = calloc((size_t)nb, sizeof *overflowed);
+    /* overflowed batches: their number and the values the device checked */
+    struct { uint64_t k, n; } *overflowed = calloc((size_t)nb, sizeof *overflowed);
     size_t noverflow = 0;
     match_sink sink = {matches_out, max_matches, 0};
     uint64_t done = 0;
@@ -618,7 +682,8 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
         }
         d->st.filter_hits += r.match_count;
         if (r.match_count > MATCH_CAP) {
-            overflowed[noverflow++] = k;
+            overflowed[noverflow].k = k;
+            overflowed[noverflow++].n = r.done;
         } else {
             size_t first = sink.n;
             d->bus.dma_sync(d->bus.ctx, &d->mbuf[cur], 1, FPGAMR_SYNC_FROM_DEVICE, 0,
@@ -627,31 +692,27 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
             for (uint32_t i = 0; i < r.match_count; i++, rec += FPGAMR_MATCH_RECORD_BYTES) {
                 uint64_t v;
                 memcpy(&v, rec, 8);
-                if (v - bstart < nk && bsearch(rec + 16, sorted, ntargets, 16, cmp16)) sink_add(&sink, v);
+                if (v - bstart < nk && fpgamr_targets_contain(targets, ntargets, rec + 16)) sink_add(&sink, v);
             }
             if (sink.n > first && first < max_matches) {
                 size_t upto = sink.n < max_matches ? sink.n : max_matches;
                 qsort(matches_out + first, upto - first, sizeof *matches_out, cmpu64);
             }
         }
-        done += nk;
+        done += r.done;
         h += host_end(d);
-        d->st.batches++;
-        d->st.values += nk;
-        d->st.last_batch_values = nk;
-        d->st.last_batch_host_seconds = h;
-        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        count_batch(d, r.done, h);
         h = 0;
     }
     /* batches whose match buffer overflowed: exact re-check through the hash path */
     for (size_t i = 0; rc == 0 && i < noverflow; i++) {
-        uint64_t k = overflowed[i];
-        uint64_t nk = (k + 1 < nb) ? B : count - k * B;
-        rc = fallback_batch(d, start + k * B, nk, width, sorted, ntargets, &sink);
+        uint64_t n = overflowed[i].n, rechecked = 0;
+        rc = fallback_batch(d, start + overflowed[i].k * B, n, width, targets, ntargets, &sink, &rechecked);
+        done -= n - rechecked;  /* what the re-check did not confirm was not checked */
+        d->st.values -= n - rechecked;
     }
 out:
     free(overflowed);
-    free(sorted);
     if (values_done) *values_done = done;
     if (nmatches) *nmatches = sink.n;
     d->st.wall_seconds += now_s() - t0;
