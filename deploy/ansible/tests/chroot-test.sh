@@ -145,6 +145,13 @@ fi
 tar --zstd -xpf "$tarball" -C "$froot" || fail "cannot unpack $tarball"
 
 # --- 2. Mounts (all inside this private mount namespace) -----------------------------------------
+copy_debs() {  # FROM TO: the .deb files, as hard links where the file system allows
+  local f
+  for f in "$1"/*.deb; do
+    [ -e "$f" ] || continue
+    ln -f "$f" "$2/" 2>/dev/null || cp -f "$f" "$2/"
+  done
+}
 prepare_root() {  # ROOT NAME
   local r="$1" name="$2" d dev major minor
   mount -t proc proc "$r/proc"
@@ -160,9 +167,10 @@ prepare_root() {  # ROOT NAME
   ln -s /proc/self/fd "$r/dev/fd"
   mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm"
   mount -t tmpfs -o mode=0755 tmpfs "$r/run"
-  # apt's downloads outlive the test; one cache per host, since apt locks its archive folder.
-  mkdir -p "$cache/apt-archives/$name/partial"
-  mount --bind "$cache/apt-archives/$name" "$r/var/cache/apt/archives"
+  # apt's downloads outlive the test (one cache per host): linked in now and out after the
+  # playbook, never shared while apt runs, so tests running side by side never contend for its lock.
+  mkdir -p "$cache/apt-archives/$name"
+  copy_debs "$cache/apt-archives/$name" "$r/var/cache/apt/archives"
   cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
   # No service starts inside the chroot while packages install.
   printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
@@ -283,6 +291,8 @@ if ! play 1; then
   fail "the first run of site.yml failed (log: $logs/playbook-1.log)"
 fi
 recap 1
+copy_debs "$root/var/cache/apt/archives" "$cache/apt-archives/node1"
+copy_debs "$froot/var/cache/apt/archives" "$cache/apt-archives/fpga1"
 step "ansible-playbook site.yml, run 2 (must change nothing)"
 play 2 || { tail -n 40 "$logs/playbook-2.log" >&2; fail "the second run of site.yml failed"; }
 recap 2
