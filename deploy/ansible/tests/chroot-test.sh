@@ -386,7 +386,7 @@ start_units() {  # ROOT NAME UNIT...: `systemctl start` of the units, all at onc
   done
   for u in "$@"; do
     if wait "${pids[0]}"; then
-      grep -h '^fpgamr-wait: .* is up after' "$logs/$name-$u.start" | sed "s/^/  $name: /"
+      grep -h -e '^fpgamr-wait: .* is up after' -e '^unitexec: ' "$logs/$name-$u.start" | sed "s/^/  $name: /"
     else
       failed+=("$u")
     fi

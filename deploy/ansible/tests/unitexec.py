@@ -161,10 +161,14 @@ class Unit:
         return True
 
     def run(self, output):
+        t0 = time.monotonic()
         if not self.run_steps(self.pre, "ExecStartPre"):
             return 1
         if self.type == "oneshot":
-            return 0 if self.run_steps(self.start, "ExecStart") and self.run_steps(self.post, "ExecStartPost") else 1
+            if not (self.run_steps(self.start, "ExecStart") and self.run_steps(self.post, "ExecStartPost")):
+                return 1
+            print("unitexec: %s done in %.0f s" % (self.name, time.monotonic() - t0))
+            return 0
         argv, _ = self.command(self.start[0])
         with open(output, "ab") as out:
             main = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
@@ -174,7 +178,7 @@ class Unit:
         if main.poll() is not None:
             print("unitexec: %s: the main process exited (status %d)" % (self.name, main.returncode), file=sys.stderr)
             return 1
-        print("unitexec: %s started (main process %d)" % (self.name, main.pid))
+        print("unitexec: %s started in %.0f s (main process %d)" % (self.name, time.monotonic() - t0, main.pid))
         return 0
 
 
