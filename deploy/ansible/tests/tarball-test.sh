@@ -9,7 +9,7 @@ fail() { echo "deploy tarball test: FAILED: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "needs root"
 work="$(mktemp -d /var/tmp/fpgamr-tarball-test.XXXXXX)"
 trap '[ "${FPGAMR_TEST_KEEP:-0}" = 1 ] || rm -rf --one-file-system "$work"' EXIT
-version="$(sed -n 's/^hadoop_version: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$here/roles/fpgamr_defaults/defaults/main.yml")"
+version="$(sed -n 's/^hadoop_version: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$here/roles/hadoop/defaults/main.yml")"
 top="$work/build/hadoop-$version"
 mkdir -p "$top/bin" "$top/share/hadoop/common/lib" "$top/etc/hadoop"
 printf '#!/bin/sh\necho "Hadoop %s (test tarball)"\n' "$version" >"$top/bin/hadoop"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Packs what the nodes get from this checkout into a few deterministic tar files.
 
-Runs on the Ansible controller (role "stage"). Each bundle is rewritten only when its content
+Runs on the Ansible controller (role fpgamr, tasks/bundles.yml). Each bundle is rewritten only when its content
 changed, so the copy to the nodes, and the whole playbook, stays idempotent. Prints one JSON
 object: {"changed": bool, "bundles": {name: {"path": ..., "sha256": ..., "files": n}}, "missing": [...]}
 
