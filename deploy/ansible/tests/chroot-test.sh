@@ -16,8 +16,11 @@ repo="$(cd "$here/../.." && pwd)"
 py=/usr/bin/python3
 t0=$SECONDS
 
+# Each step is one check; the count ends the log as "N passed, M failed" (bin/run-tests reads it).
+steps=0
 fail() {
   echo "deploy chroot test: FAILED: $*" >&2
+  echo "deploy chroot test: $((steps > 0 ? steps - 1 : 0)) passed, 1 failed"
   exit 1
 }
 
@@ -46,7 +49,7 @@ logs="$work/logs"
 mkdir -p "$root" "$froot" "$logs"
 holder=""
 
-step() { echo "--- deploy chroot test [$((SECONDS - t0)) s]: $*"; }
+step() { steps=$((steps + 1)); echo "--- deploy chroot test [$((SECONDS - t0)) s]: $*"; }
 
 root_pids() {
   # Every process chrooted into a root of the test: the sshds, the daemons, their containers.
@@ -531,4 +534,5 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
   || fail "Prometheus has not loaded the recording rules"
 step "Prometheus: node1's exporter and its five Hadoop daemons scraped, recording rules loaded"
 
+echo "deploy chroot test: $steps passed, 0 failed"
 echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied twice over SSH + sudo to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured)"
