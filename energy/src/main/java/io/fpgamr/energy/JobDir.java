@@ -3,7 +3,6 @@ package io.fpgamr.energy;
 import io.fpgamr.energy.report.Json;
 import io.fpgamr.energy.report.MarkdownReport;
 import io.fpgamr.energy.report.PowerChart;
-import io.fpgamr.energy.sample.Csv;
 import io.fpgamr.energy.sample.Sample;
 import io.fpgamr.energy.sample.SampleLog;
 import java.io.BufferedReader;
@@ -137,9 +136,9 @@ public final class JobDir {
 
     static void writeSpans(Path file, List<TaskSpan> spans) throws IOException {
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("node,phase,start_ms,end_ms\n");
+            w.write(TaskSpan.CSV_HEADER + "\n");
             for (TaskSpan s : spans) {
-                w.write(Csv.quote(s.node()) + "," + s.phase() + "," + s.startMs() + "," + s.endMs() + "\n");
+                w.write(s.toCsv() + "\n");
             }
         }
     }
@@ -151,7 +150,7 @@ public final class JobDir {
         }
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = r.readLine();
-            if (header == null || !header.strip().equals("node,phase,start_ms,end_ms")) {
+            if (header == null || !header.strip().equals(TaskSpan.CSV_HEADER)) {
                 throw new IOException(file + ": not a spans file");
             }
             int n = 1;
@@ -160,12 +159,8 @@ public final class JobDir {
                 if (line.isBlank()) {
                     continue;
                 }
-                List<String> f = Csv.split(line);
-                if (f.size() != 4) {
-                    throw new IOException(file + ":" + n + ": expected 4 fields");
-                }
                 try {
-                    out.add(new TaskSpan(f.get(0), f.get(1), Long.parseLong(f.get(2)), Long.parseLong(f.get(3))));
+                    out.add(TaskSpan.parseCsv(line));
                 } catch (IllegalArgumentException e) {
                     throw new IOException(file + ":" + n + ": " + e.getMessage(), e);
                 }

@@ -38,8 +38,8 @@ class JobDirTest {
         for (int m = 0; m < 4; m++) {
             spans.add(TaskSpan.ofMap("x86-1", submit + 500 + m * 100, submit + 38_000 + m * 500));
         }
-        spans.addAll(TaskSpan.ofReduce("x86-1", submit + 20_000, submit + 45_000, submit + 57_000));
-        spans.addAll(TaskSpan.ofReduce("x86-1", submit + 21_000, submit + 44_000, submit + 58_000));
+        spans.add(TaskSpan.ofReduce("x86-1", submit + 20_000, submit + 45_000, submit + 57_000));
+        spans.add(TaskSpan.ofReduce("x86-1", submit + 21_000, submit + 44_000, submit + 58_000));
         return EnergyCalculator.compute(new JobRecord(id, submit, done, 1L << 26, spans), rows, 1000, true);
     }
 

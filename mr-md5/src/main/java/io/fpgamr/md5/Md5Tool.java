@@ -455,17 +455,10 @@ public class Md5Tool extends Configured implements Tool {
         return String.format("%.1f J (%s), mean %.1f W, TpW %.4g values/J", e.energyJ(), e.status(), e.meanW(), e.tpw());
     }
 
-    /** The tasks' spans as the energy module joins them with power: maps, and reduces split at their shuffle's end. */
+    /** The tasks' spans as the energy module reads them. */
     private static List<io.fpgamr.energy.TaskSpan> energySpans(List<TaskSpan> spans) {
-        List<io.fpgamr.energy.TaskSpan> out = new ArrayList<>();
-        for (TaskSpan s : spans) {
-            if (s.kind().equals("map")) {
-                out.add(io.fpgamr.energy.TaskSpan.ofMap(s.node(), s.startMs(), s.endMs()));
-            } else {
-                out.addAll(io.fpgamr.energy.TaskSpan.ofReduce(s.node(), Math.min(s.startMs(), s.readyMs()), s.readyMs(), s.endMs()));
-            }
-        }
-        return out;
+        return spans.stream().map(s -> new io.fpgamr.energy.TaskSpan(s.task(), s.kind(), s.node(), s.hardware(), false, s.startMs(),
+            s.readyMs(), s.endMs())).toList();
     }
 
     /**
