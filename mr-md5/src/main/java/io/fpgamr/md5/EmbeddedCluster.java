@@ -264,7 +264,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         if (clientConf == null) {
             throw new IllegalArgumentException("--client-conf FILE is required");
         }
-        try (EmbeddedCluster c = start(base, Md5Tool.JDK17_OPENS, devices)) {
+        try (EmbeddedCluster c = start(base, Launcher.JDK17_OPENS, devices)) {
             Path tmp = clientConf.resolveSibling(clientConf.getFileName() + ".tmp");
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 c.config().writeXml(out);

@@ -1,6 +1,10 @@
 package io.fpgamr.md5;
 
-/** Configuration keys the launcher sets and the tasks read. */
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+
+/** Configuration keys the launcher sets and the tasks read, with their defaults: the one place for each. */
 public final class JobKeys {
     public static final String BITS = "fpgamr.bits";
     public static final String PPK = "fpgamr.ppk";
@@ -12,9 +16,28 @@ public final class JobKeys {
     /** Engine spec handed to {@code io.fpgamr.accel.Engines}. */
     public static final String ENGINE = "fpgamr.engine";
 
+    /** The domain of the thesis's benchmark: [0, 2^28). */
+    public static final int DEFAULT_BITS = 28;
     /** Values per record in the accelerator's batch format ("2^18 PpK"). */
     public static final int BATCH = 1 << 18;
+    /** Bench mode's reducers: the thesis's Disco setup. */
+    public static final int DEFAULT_REDUCERS = 4;
+    /** The engine a task opens when the job names none: the FPGA when the task has one, else the CPU. */
+    public static final String DEFAULT_ENGINE = "auto";
 
     private JobKeys() {
+    }
+
+    /** The job's domain, as the tasks read it. */
+    public static Domain domain(Configuration conf) {
+        return new Domain(conf.getInt(BITS, DEFAULT_BITS));
+    }
+
+    public static int ppk(Configuration conf) {
+        return conf.getInt(PPK, BATCH);
+    }
+
+    public static List<String> targets(Configuration conf) {
+        return Arrays.asList(conf.getStrings(TARGETS, new String[0]));
     }
 }
