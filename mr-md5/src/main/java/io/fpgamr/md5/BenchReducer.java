@@ -21,7 +21,7 @@ public class BenchReducer extends Reducer<ByteWritable, HashedValue, NullWritabl
         // Setup runs once the shuffle and merge are done: that instant ends the shuffle stage.
         readyMs = System.currentTimeMillis();
         LocalTasks.REDUCES.incrementAndGet();
-        domain = new Domain(context.getConfiguration().getInt(JobKeys.BITS, 28));
+        domain = JobKeys.domain(context.getConfiguration());
         targets = TargetSet.of(Arrays.asList(context.getConfiguration().getStrings(JobKeys.TARGETS, new String[0])));
     }
 
@@ -40,8 +40,6 @@ public class BenchReducer extends Reducer<ByteWritable, HashedValue, NullWritabl
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
         LocalTasks.REDUCES.decrementAndGet();
-        String task = context.getTaskAttemptID().getTaskID().toString();
-        new TaskSpan("reduce", task, TaskSpan.nodeName(), "cpu", TaskSpan.taskStart(readyMs), readyMs, System.currentTimeMillis())
-            .write(context);
+        TaskSpans.writeReduce(context, readyMs);
     }
 }

@@ -27,7 +27,7 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
     protected void setup(Context context) throws IOException {
         startMs = System.currentTimeMillis();
         Configuration conf = context.getConfiguration();
-        domain = new Domain(conf.getInt(JobKeys.BITS, 28));
+        domain = JobKeys.domain(conf);
         targets = TargetSet.of(Arrays.asList(conf.getStrings(JobKeys.TARGETS, new String[0])));
         int threads = Math.max(1, conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1));
         // In a YARN container that the NodeManager gave an FPGA, the engine opens that device.
@@ -76,8 +76,6 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         }
         FpgaFigures.count(engine, context);
         engine.close();
-        String task = context.getTaskAttemptID().getTaskID().toString();
-        new TaskSpan("map", task, TaskSpan.nodeName(), engine.kind(), TaskSpan.taskStart(startMs), startMs,
-            System.currentTimeMillis()).write(context);
+        TaskSpans.writeMap(context, engine, startMs);
     }
 }

@@ -54,7 +54,7 @@ public class HashedValue implements Writable, Configurable {
     @Override
     public void setConf(Configuration conf) {
         this.conf = conf;
-        setWidth(new Domain(conf.getInt(JobKeys.BITS, 28)).width());
+        setWidth(JobKeys.domain(conf).width());
     }
 
     @Override
