@@ -21,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.energy.TaskSpan;
 import org.apache.hadoop.mapreduce.Cluster;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
@@ -143,11 +144,11 @@ class FpgaSchedulingTest {
     }
 
     /** The most spans that overlap at any instant. */
-    private static int maxOverlap(List<String[]> spans) {
+    private static int maxOverlap(List<TaskSpan> spans) {
         List<long[]> edges = new ArrayList<>();
-        for (String[] s : spans) {
-            edges.add(new long[] {Long.parseLong(s[4]), 1});
-            edges.add(new long[] {Long.parseLong(s[6]), -1});
+        for (TaskSpan s : spans) {
+            edges.add(new long[] {s.startMs(), 1});
+            edges.add(new long[] {s.endMs(), -1});
         }
         edges.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
         int now = 0;
@@ -219,14 +220,15 @@ class FpgaSchedulingTest {
     @Order(1)
     void withAccelFpgaEveryMapRunsOnTheFpgaNodeAndNeverMoreAtOnceThanItsDevices() throws Exception {
         TwoJobs jobs = twoJobs();
-        List<String[]> spans = new ArrayList<>();
+        List<TaskSpan> spans = new ArrayList<>();
         for (Run run : List.of(jobs.p1(), jobs.p4())) {
             assertFoundEverything(run, TWO_JOBS_BITS);
-            List<String[]> maps = cluster.spans(run.output()).stream().filter(s -> s[0].equals("map")).toList();
+            List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
             assertEquals(TWO_JOBS_MAPS, maps.size());
-            for (String[] s : maps) {
-                assertEquals(fpgaNode, s[2], "map " + s[1] + " ran on " + s[2]);
-                assertEquals("fpga", s[3], "map " + s[1] + " hashed on " + s[3]);
+            for (TaskSpan s : maps) {
+                assertEquals(fpgaNode, s.node(), "map " + s.task() + " ran on " + s.node());
+                assertEquals("fpga", s.hardware(), "map " + s.task() + " hashed on " + s.hardware());
+                assertTrue(s.simulated(), "map " + s.task() + " says its FPGA was simulated");
             }
             JsonNode byNode = run.summary().get("maps_by_node");
             assertEquals(1, byNode.size(), byNode.toString());
@@ -380,12 +382,12 @@ class FpgaSchedulingTest {
         // Retried elsewhere: every failed attempt was the faulty device's, and each task succeeded once, on an FPGA.
         Job j = new Cluster(cluster.conf()).getJob(JobID.forName(jobId(run.result().err())));
         assertEquals(faults, j.getCounters().findCounter(JobCounter.NUM_FAILED_MAPS).getValue());
-        List<String[]> spans = cluster.spans(run.output()).stream().filter(s -> s[0].equals("map")).toList();
+        List<TaskSpan> spans = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
         assertEquals(maps, spans.size());
-        assertEquals(maps, spans.stream().map(s -> s[1]).distinct().count());
-        for (String[] s : spans) {
-            assertEquals(fpgaNode, s[2]);
-            assertEquals("fpga", s[3]);
+        assertEquals(maps, spans.stream().map(TaskSpan::task).distinct().count());
+        for (TaskSpan s : spans) {
+            assertEquals(fpgaNode, s.node());
+            assertEquals("fpga", s.hardware());
         }
 
         // It recovers: reloaded, checked, and counted again.

@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import io.fpgamr.energy.TaskSpan;
+import io.fpgamr.md5.TaskSpans;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -121,16 +123,9 @@ final class StandingCluster implements AutoCloseable {
         return fpgasByNode().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
     }
 
-    /** The spans (kind, task, node, hardware, start, ready, end) a job committed into its output directory. */
-    List<String[]> spans(String outputDir) throws IOException {
-        List<String[]> spans = new ArrayList<>();
-        FileSystem fs = FileSystem.get(conf);
-        for (FileStatus st : fs.listStatus(new org.apache.hadoop.fs.Path(outputDir), p -> p.getName().startsWith("_span-"))) {
-            try (InputStream in = fs.open(st.getPath())) {
-                spans.add(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip().split("\t"));
-            }
-        }
-        return spans;
+    /** The spans of the tasks a job committed into its output directory: the job's timeline. */
+    List<TaskSpan> spans(String outputDir) throws IOException {
+        return TaskSpans.read(FileSystem.get(conf), new org.apache.hadoop.fs.Path(outputDir));
     }
 
     /** The lines a job wrote into its output's part files, sorted. */

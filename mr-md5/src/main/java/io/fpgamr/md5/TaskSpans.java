@@ -79,7 +79,7 @@ public final class TaskSpans {
     }
 
     /** The spans committed into a job's output directory. */
-    static List<TaskSpan> read(FileSystem fs, Path outputDir) throws IOException {
+    public static List<TaskSpan> read(FileSystem fs, Path outputDir) throws IOException {
         List<TaskSpan> spans = new ArrayList<>();
         for (FileStatus st : fs.listStatus(outputDir, p -> p.getName().startsWith(PREFIX))) {
             try (InputStream in = fs.open(st.getPath())) {
