@@ -277,10 +277,10 @@ class NativeMd5EngineTest {
         java.util.function.BiFunction<String, Integer, Md5Engine> missing = (k, t) -> {
             throw new UnsatisfiedLinkError("no native libfpgamr for platform linux-sparc64");
         };
-        try (Md5Engine e = Engines.open("cpu", 2, missing)) {
+        try (Md5Engine e = Engines.open(EngineSpec.cpu(), 2, missing, java.util.Map.of())) {
             assertEquals("java", e.name());
         }
-        x = assertThrows(IllegalArgumentException.class, () -> Engines.open("cpu:scalar", 2, missing));
+        x = assertThrows(IllegalArgumentException.class, () -> Engines.open(EngineSpec.parse("cpu:scalar"), 2, missing, java.util.Map.of()));
         assertTrue(x.getMessage().contains("linux-sparc64"), x.getMessage());
     }
 

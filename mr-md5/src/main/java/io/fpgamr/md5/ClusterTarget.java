@@ -49,10 +49,10 @@ public sealed interface ClusterTarget {
         @Override
         public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws UsageException {
             java.nio.file.Path local = newLocalDir(config.output());
-            boolean fpga = config.engine().fpgaOnly();
+            boolean fpga = config.fpgaOnly();
             if (fpga) {
                 // On this machine an engine that cannot open is a usage error, not a failed task.
-                try (Md5Engine e = Engines.open(config.engine().spec(), 1)) {
+                try (Md5Engine e = Engines.open(config.engine(), 1)) {
                     e.name();
                 } catch (IllegalArgumentException e) {
                     throw new UsageException("--accel fpga: " + e.getMessage());

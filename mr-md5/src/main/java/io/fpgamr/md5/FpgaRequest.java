@@ -5,6 +5,7 @@ import io.fpgamr.accel.design.FpgaContainer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -36,15 +37,14 @@ final class FpgaRequest {
      * description, or null when no design goes with the job.
      */
     static String make(RunConfig config, Configuration conf) throws UsageException {
-        RunConfig.Engine engine = config.engine();
-        if (!MRConfig.YARN_FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME)) || !engine.mayUseFpga()) {
+        if (!MRConfig.YARN_FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME)) || !config.engine().usesFpga()) {
             return null;
         }
-        if (engine.fpgaOnly()) {
+        if (config.fpgaOnly()) {
             checkFpgasOffered(conf);
             conf.setLong(MRJobConfig.MAP_RESOURCE_TYPE_PREFIX + FpgaContainer.RESOURCE, 1);
         }
-        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.ACCEL_ENV, engine.accel());
+        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.ACCEL_ENV, config.engine().kind().name().toLowerCase(Locale.ROOT));
         boolean embedded = config.cluster() instanceof ClusterTarget.Embedded;
         String name = config.design() != null ? config.design() : embedded ? EMBEDDED_DESIGN : null;
         if (name == null) {
@@ -59,7 +59,7 @@ final class FpgaRequest {
                 try {
                     model = DesignPackage.findVsimModel(pipelines);
                 } catch (IOException e) {
-                    if (config.design() == null && !engine.fpgaOnly()) {
+                    if (config.design() == null && !config.fpgaOnly()) {
                         return null; // auto with the default design: no simulated model built, the maps hash on the CPU
                     }
                     throw e;

@@ -36,7 +36,7 @@ record JobSummary(String mode, int bits, int ppk, String cluster, String engine,
         Stages st = Stages.of(timeline);
         boolean bench = config.mode() == Md5Job.Mode.BENCH;
         long hashed = counts.valuesHashed();
-        return new JobSummary(config.mode().label(), config.domain().bits(), config.ppk(), config.cluster().name(), config.engine().spec(),
+        return new JobSummary(config.mode().label(), config.domain().bits(), config.ppk(), config.cluster().name(), config.engine().toString(),
             output, hashed, counts.valuesSkipped(), config.domain().size(), counts.preimagesRejected(),
             bench ? counts.mapOutputRecords() : null, bench ? counts.reduceInputRecords() : null, bench ? counts.bytesPerRecord() : null,
             st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, timeline.mapsByNode(), jobId, design,

@@ -128,7 +128,7 @@ public class Launcher extends Configured implements Tool {
                                      java.nio.file.Path copyTo, java.nio.file.Path energyDir, EnergyMonitor monitor) throws Exception {
         Configuration conf = new Configuration(clusterConf);
         conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
-        Job job = Md5Job.create(conf, config.jobParameters(cluster.mapSlots(), config.engine().taskSpec(conf, cluster.yarn())), outDir);
+        Job job = Md5Job.create(conf, config.jobParameters(conf, cluster.mapSlots(), cluster.yarn()), outDir);
         FileSystem fs = outDir.getFileSystem(conf);
 
         long submitMs = System.currentTimeMillis();
@@ -136,7 +136,7 @@ public class Launcher extends Configured implements Tool {
         try (ProgressReporter progress = new ProgressReporter(job, config, monitor.config().node(), submitMs, monitor::progress, err)) {
             job.submit();
             err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.label() + " over 2^" + config.domain().bits() + " values, "
-                + config.targets().size() + " target(s), engine " + config.engine().spec());
+                + config.targets().size() + " target(s), engine " + config.engine());
             ok = job.waitForCompletion(false);
         }
         long doneMs = System.currentTimeMillis();

@@ -1,5 +1,6 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.EngineSpec;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -29,10 +30,10 @@ public final class Md5Job {
     }
 
     /**
-     * What one job computes: the mode, the domain, values per record, the targets, the engine spec
-     * the tasks open, records per split (0: from {@code maps}), maps to aim for, and bench mode's reducers.
+     * What one job computes: the mode, the domain, values per record, the targets, the engine the
+     * tasks open, records per split (0: from {@code maps}), maps to aim for, and bench mode's reducers.
      */
-    public record Parameters(Mode mode, Domain domain, int ppk, List<String> targets, String engineSpec, long recordsPerSplit,
+    public record Parameters(Mode mode, Domain domain, int ppk, List<String> targets, EngineSpec engine, long recordsPerSplit,
                              int maps, int reducers) {
         public Parameters {
             targets = List.copyOf(targets);
@@ -47,7 +48,7 @@ public final class Md5Job {
         conf.setInt(JobKeys.BITS, p.domain().bits());
         conf.setInt(JobKeys.PPK, p.ppk());
         conf.setStrings(JobKeys.TARGETS, p.targets().toArray(new String[0]));
-        conf.set(JobKeys.ENGINE, p.engineSpec());
+        conf.set(JobKeys.ENGINE, p.engine().toString());
         if (p.recordsPerSplit() > 0) {
             conf.setLong(JobKeys.RECORDS_PER_SPLIT, p.recordsPerSplit());
         }

@@ -1,5 +1,7 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.energy.Repetitions;
 import io.fpgamr.md5.Md5Job.Mode;
 import java.io.PrintWriter;
@@ -28,54 +30,36 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * @param design        the FPGA design the maps need ({@code --design}), or null
  */
 public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk, long recordsPerSplit, int maps, int reducers,
-                        Engine engine, ClusterTarget cluster, String output, Path summaryJson, String design, int repeat) {
+                        EngineSpec engine, ClusterTarget cluster, String output, Path summaryJson, String design, int repeat) {
 
-    /** Which MD5 engine the maps use ({@code --accel}), and on which device ({@code --device}, or null). */
-    public record Engine(String accel, String device) {
-        static final List<String> ACCELS = List.of("cpu", "fpga", "auto", "java");
-
-        public boolean fpgaOnly() {
-            return accel.equals("fpga");
-        }
-
-        /** {@code fpga} or {@code auto}: maps that may get an FPGA. */
-        public boolean mayUseFpga() {
-            return accel.equals("fpga") || accel.equals("auto");
-        }
-
-        /** The engine spec the maps open. */
-        public String spec() {
-            return switch (accel) {
-                case "fpga" -> "fpga:" + (device == null ? "" : device);
-                case "auto" -> device == null ? "auto" : "auto:" + device;
-                default -> accel;
-            };
-        }
-
-        /**
-         * The spec the tasks of a job on {@code conf} open. With {@code --accel fpga --device SPEC} on a
-         * cluster whose maps are separate processes, every map opens that one device, which serves one
-         * process at a time: the driver's {@code wait_ms} makes a map that finds it busy wait for it (up
-         * to 90% of the task timeout) rather than fail. A device that the NodeManager assigns to the
-         * container ({@code FPGAMR_DEVICE}) replaces the spec, and is the container's alone.
-         */
-        public String taskSpec(Configuration conf, boolean separateProcesses) {
-            if (!fpgaOnly() || device == null || device.isBlank() || !separateProcesses || device.matches("(?:.*[:,])?wait_ms=.*")) {
-                return spec();
-            }
-            long timeout = conf.getLong(MRJobConfig.TASK_TIMEOUT, MRJobConfig.DEFAULT_TASK_TIMEOUT_MILLIS);
-            long waitMs = timeout > 0 ? timeout / 10 * 9 : 3_600_000L;
-            return spec() + (device.contains(":") ? "," : ":") + "wait_ms=" + waitMs;
-        }
-    }
+    /** The values of {@code --accel}. */
+    static final List<String> ACCELS = List.of("cpu", "fpga", "auto", "java");
 
     public RunConfig {
         targets = List.copyOf(targets);
     }
 
-    /** The job's parameters on a cluster with {@code mapSlots} map slots, the tasks opening {@code engineSpec}. */
-    public Md5Job.Parameters jobParameters(int mapSlots, String engineSpec) {
-        return new Md5Job.Parameters(mode, domain, ppk, targets, engineSpec, recordsPerSplit, maps > 0 ? maps : mapSlots, reducers);
+    /** {@code --accel fpga}: every map needs an FPGA. */
+    public boolean fpgaOnly() {
+        return engine.kind() == EngineSpec.Kind.FPGA;
+    }
+
+    /**
+     * The job's parameters on a cluster with {@code mapSlots} map slots, whose maps run in processes
+     * of their own when {@code separateProcesses}. With {@code --accel fpga --device SPEC} there,
+     * every map opens that one device, which serves one process at a time: the driver's
+     * {@code wait_ms} makes a map that finds it busy wait for it (up to 90% of the task timeout)
+     * rather than fail. A device that the NodeManager assigns to the container replaces the
+     * device, and is the container's alone ({@link EngineSpec#inContainer}).
+     */
+    public Md5Job.Parameters jobParameters(Configuration conf, int mapSlots, boolean separateProcesses) {
+        EngineSpec taskEngine = engine;
+        DeviceSpec device = engine.device();
+        if (fpgaOnly() && device != null && separateProcesses && device.waitMs().isEmpty()) {
+            long timeout = conf.getLong(MRJobConfig.TASK_TIMEOUT, MRJobConfig.DEFAULT_TASK_TIMEOUT_MILLIS);
+            taskEngine = engine.withDevice(device.withWaitMs(timeout > 0 ? timeout / 10 * 9 : 3_600_000L));
+        }
+        return new Md5Job.Parameters(mode, domain, ppk, targets, taskEngine, recordsPerSplit, maps > 0 ? maps : mapSlots, reducers);
     }
 
     static Options options() {
@@ -164,8 +148,16 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             throw new UsageException("--reducers applies to bench mode only: search maps emit matches directly");
         }
         String accel = cl.getOptionValue("accel", JobKeys.DEFAULT_ENGINE);
-        if (!Engine.ACCELS.contains(accel)) {
+        if (!ACCELS.contains(accel)) {
             throw new UsageException("--accel must be cpu, fpga, auto or java, got '" + accel + "'");
+        }
+        EngineSpec engine = EngineSpec.parse(accel);
+        if (cl.hasOption("device") && engine.usesFpga()) {
+            try {
+                engine = engine.withDevice(DeviceSpec.parse(cl.getOptionValue("device")));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--device: " + e.getMessage());
+            }
         }
         String design = cl.getOptionValue("design");
         if (design != null && !FpgaRequest.isVsimDesign(design) && !design.contains("://") && !Files.isRegularFile(Path.of(design))) {
@@ -184,7 +176,7 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
         String output = cl.getOptionValue("output",
             "fpgamr-output/" + mode.label() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         return new RunConfig(mode, Targets.unique(targets), domain, ppk, recordsPerSplit, maps, reducers,
-            new Engine(accel, cl.getOptionValue("device")), cluster, output, summaryJson, design, repeat);
+            engine, cluster, output, summaryJson, design, repeat);
     }
 
     private static int intOption(CommandLine cl, String name, int dflt, int min, int max) throws UsageException {

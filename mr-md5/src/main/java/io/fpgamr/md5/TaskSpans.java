@@ -31,7 +31,7 @@ public final class TaskSpans {
 
     /** Records a map that began at {@code setupMs} (its JVM's start in a YARN container) and ends now, hashing on {@code engine}. */
     static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, Md5Engine engine, long setupMs) throws IOException {
-        boolean simulated = engine instanceof FpgaEngine f && f.bus().equals("vsim");
+        boolean simulated = engine instanceof FpgaEngine f && f.spec().simulated();
         write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), engine.kind(), simulated, taskStart(setupMs), setupMs,
             System.currentTimeMillis()));
     }

@@ -28,7 +28,8 @@ import java.util.Map;
 public final class FpgaContainer {
     /** The YARN resource type of an FPGA device. */
     public static final String RESOURCE = "yarn.io/fpga";
-    public static final String DEVICE_ENV = "FPGAMR_DEVICE";
+    /** The device the NodeManager gave the container; an {@code fpga} or {@code auto} engine opens it ({@link io.fpgamr.accel.EngineSpec#inContainer}). */
+    public static final String DEVICE_ENV = io.fpgamr.accel.Engines.DEVICE_ENV;
     public static final String DEVICES_ENV = "FPGAMR_DEVICES";
     public static final String DESIGN_ENV = "FPGAMR_DESIGN";
     public static final String DESIGN_SHA256_ENV = "FPGAMR_DESIGN_SHA256";
@@ -38,26 +39,6 @@ public final class FpgaContainer {
     public static final String FAULT_FILE = "fpgamr-device-fault";
 
     private FpgaContainer() {
-    }
-
-    /**
-     * The engine spec a task opens: an FPGA spec ({@code fpga}, {@code fpga:...}) or {@code auto}
-     * gets the device the NodeManager assigned ({@value #DEVICE_ENV}), which wins over a device
-     * named in the job (every container of the job would otherwise open the same one); other
-     * specs, and every spec outside such a container, are left alone.
-     */
-    public static String engineSpec(String spec, Map<String, String> env) {
-        String device = env.get(DEVICE_ENV);
-        if (device == null || device.isBlank()) {
-            return spec;
-        }
-        if (spec.equals("fpga") || spec.startsWith("fpga:")) {
-            return "fpga:" + device;
-        }
-        if (spec.equals("auto") || spec.startsWith("auto:")) {
-            return "auto:" + device;
-        }
-        return spec;
     }
 
     /** True in a container that the NodeManager gave a device. */

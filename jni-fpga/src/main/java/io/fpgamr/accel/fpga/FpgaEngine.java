@@ -16,8 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The FPGA engine: the MD5 accelerator (hdl/rtl/md5acc_top) through its C driver in libfpgamr
@@ -35,7 +33,6 @@ import java.util.regex.Pattern;
  */
 public final class FpgaEngine implements Md5Engine {
     private static final Cleaner CLEANER = Cleaner.create();
-    private static final Pattern PIPELINES = Pattern.compile("(?:^|,)pipelines=(\\d+)(?:,|$)");
 
     /** The device handle and the DMA buffers handed out, freed once, by close() or the cleaner. */
     private static final class Handle implements Runnable {
@@ -67,7 +64,7 @@ public final class FpgaEngine implements Md5Engine {
 
     private final Handle handle = new Handle();
     private final Cleaner.Cleanable cleanable;
-    private final String spec;
+    private final DeviceSpec spec;
     private final String bus;
     private final int pipelines;
     private final double mhz;
@@ -78,7 +75,7 @@ public final class FpgaEngine implements Md5Engine {
     private long hashed;
     private ByteBuffer scratch;
 
-    private FpgaEngine(Pointer dev, String spec) {
+    private FpgaEngine(Pointer dev, DeviceSpec spec) {
         handle.dev = dev;
         cleanable = CLEANER.register(this, handle);
         this.spec = spec;
@@ -97,22 +94,33 @@ public final class FpgaEngine implements Md5Engine {
 
     /**
      * Opens the device of a driver spec ({@code vsim:pipelines=4}, {@code uio:/dev/uio0}, with the
-     * driver's options: {@code mhz}, {@code wait_ms}, {@code timeout_ms}, {@code batch}, ...).
+     * driver's options, {@link DeviceSpec}), parsed here.
      *
      * @throws FpgaOpenException (an IllegalArgumentException) with the driver's message: busy, no
      *     such device, design id mismatch, library missing, bad spec
      * @throws UnsatisfiedLinkError when the jar has no native build for this platform
      */
     public static FpgaEngine open(String spec) {
-        return open(spec, System.getenv());
+        DeviceSpec d;
+        try {
+            d = DeviceSpec.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new FpgaOpenException(FpgaNative.EINVAL, e.getMessage());
+        }
+        return open(d, System.getenv());
     }
 
-    static FpgaEngine open(String spec, Map<String, String> env) {
-        if (spec == null || spec.isBlank()) {
-            throw new FpgaOpenException(FpgaNative.EINVAL, "no FPGA device given (--device SPEC)");
-        }
+    /**
+     * Opens a device. {@code env} is the process environment the driver sees
+     * ({@code FPGAMR_VSIM_DIR}: where a vsim model is looked for).
+     *
+     * @throws FpgaOpenException (an IllegalArgumentException) with the driver's message: busy, no
+     *     such device, design id mismatch, library missing
+     * @throws UnsatisfiedLinkError when the jar has no native build for this platform
+     */
+    public static FpgaEngine open(DeviceSpec spec, Map<String, String> env) {
         FpgaNative.register();
-        String driverSpec = withPackagedModel(spec.trim(), env);
+        String driverSpec = withPackagedModel(spec, env).toString();
         byte[] err = new byte[1024];
         int[] rc = new int[1];
         Pointer dev = FpgaNative.fpgamr_open_rc(driverSpec, rc, err, new NativeLong(err.length));
@@ -130,7 +138,7 @@ public final class FpgaEngine implements Md5Engine {
             }
             throw new FpgaOpenException(rc[0], "FPGA device '" + spec + "': " + msg);
         }
-        return new FpgaEngine(dev, spec.trim());
+        return new FpgaEngine(dev, spec);
     }
 
     /**
@@ -138,22 +146,13 @@ public final class FpgaEngine implements Md5Engine {
      * jar carries, extracted beside libfpgamr.so. Other specs are left alone (the driver then looks
      * in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
      */
-    static String withPackagedModel(String spec, Map<String, String> env) {
-        if (!(spec.equals("vsim") || spec.startsWith("vsim:"))) {
-            return spec;
-        }
-        String opts = spec.length() > 5 ? spec.substring(5) : "";
+    static DeviceSpec withPackagedModel(DeviceSpec spec, Map<String, String> env) {
         String dir = env.get("FPGAMR_VSIM_DIR");
-        if ((dir != null && !dir.isEmpty()) || (opts + ",").matches("(?:.*,)?lib=.*")) {
+        if (!spec.simulated() || (dir != null && !dir.isEmpty()) || spec.lib().isPresent()) {
             return spec;
         }
-        Matcher m = PIPELINES.matcher(opts);
-        String n = m.find() ? String.valueOf(Integer.parseInt(m.group(1))) : "1";
-        Path lib = packagedModel(Integer.parseInt(n));
-        if (lib == null) {
-            return spec;
-        }
-        return "vsim:" + (opts.isEmpty() ? "" : opts + ",") + "lib=" + lib;
+        Path lib = packagedModel(spec.pipelines());
+        return lib == null ? spec : spec.withLib(lib);
     }
 
     /** The jar's libfpgamr-vsim-pN.so for this platform, extracted; null when the jar has none. */
@@ -182,7 +181,7 @@ public final class FpgaEngine implements Md5Engine {
     }
 
     /** The spec this engine was opened with. */
-    public String spec() {
+    public DeviceSpec spec() {
         return spec;
     }
 

@@ -62,12 +62,16 @@ class FpgaEngineTest {
             assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeLoader.platform());
             assertTrue(Files.isRegularFile(lib), lib.toString());
         }
-        String s = FpgaEngine.withPackagedModel("vsim:pipelines=4,mhz=50", Map.of());
+        String s = packaged("vsim:pipelines=4,mhz=50", Map.of());
         assertTrue(s.startsWith("vsim:pipelines=4,mhz=50,lib=/") && s.contains("libfpgamr-vsim-p4"), s);
-        assertTrue(FpgaEngine.withPackagedModel("vsim", Map.of()).matches("vsim:lib=/.*libfpgamr-vsim-p1.*\\.so"));
-        assertEquals("vsim:pipelines=4,lib=/x.so", FpgaEngine.withPackagedModel("vsim:pipelines=4,lib=/x.so", Map.of()));
-        assertEquals("vsim:pipelines=4", FpgaEngine.withPackagedModel("vsim:pipelines=4", Map.of("FPGAMR_VSIM_DIR", "/d")));
-        assertEquals("uio:/dev/uio0", FpgaEngine.withPackagedModel("uio:/dev/uio0", Map.of()));
+        assertTrue(packaged("vsim", Map.of()).matches("vsim:lib=/.*libfpgamr-vsim-p1.*\\.so"));
+        assertEquals("vsim:pipelines=4,lib=/x.so", packaged("vsim:pipelines=4,lib=/x.so", Map.of()));
+        assertEquals("vsim:pipelines=4", packaged("vsim:pipelines=4", Map.of("FPGAMR_VSIM_DIR", "/d")));
+        assertEquals("uio:/dev/uio0", packaged("uio:/dev/uio0", Map.of()));
+    }
+
+    private static String packaged(String spec, Map<String, String> env) {
+        return FpgaEngine.withPackagedModel(DeviceSpec.parse(spec), env).toString();
     }
 
     @Test
