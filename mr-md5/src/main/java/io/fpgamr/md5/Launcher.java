@@ -36,7 +36,7 @@ import org.apache.hadoop.util.Tool;
  */
 public class Launcher extends Configured implements Tool {
     /** Flags that Hadoop's daemons and task JVMs need on JDK 17. */
-    static final String JDK17_OPENS = String.join(" ",
+    public static final String JDK17_OPENS = String.join(" ",
         "--add-opens=java.base/java.lang=ALL-UNNAMED",
         "--add-opens=java.base/java.util=ALL-UNNAMED",
         "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
