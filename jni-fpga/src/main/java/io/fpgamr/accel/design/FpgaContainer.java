@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The contract between a YARN container and the NodeManager plugin (yarn-fpga-resource) that
@@ -45,6 +46,20 @@ public final class FpgaContainer {
     public static boolean hasDevice(Map<String, String> env) {
         String device = env.get(DEVICE_ENV);
         return device != null && !device.isBlank();
+    }
+
+    /**
+     * The reason of the fault report a container left in its working directory
+     * ({@link #reportFault}), if it left one.
+     */
+    public static Optional<String> readFault(Path workDir) throws IOException {
+        Path report = workDir.resolve(FAULT_FILE);
+        if (!Files.isRegularFile(report)) {
+            return Optional.empty();
+        }
+        String line = Files.readString(report, StandardCharsets.UTF_8).strip();
+        String reason = line.contains("\t") ? line.substring(line.indexOf('\t') + 1) : line;
+        return Optional.of(reason.isEmpty() ? "fault reported" : reason);
     }
 
     /**

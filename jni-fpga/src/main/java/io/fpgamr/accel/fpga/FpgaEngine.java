@@ -52,10 +52,14 @@ public final class FpgaEngine implements Md5Engine {
         }
     }
 
-    /** The driver's figures since open (or {@link #resetStats()}). */
+    /**
+     * The driver's figures since open (or {@link #resetStats()}). {@code values} is what the device
+     * counted (its DONE register), {@code shortBatches} the batches whose count fell short of what
+     * they were given.
+     */
     public record Stats(long batches, long values, long deviceCycles, double deviceSeconds, double hostSeconds,
             double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
-            long zeroCopyBatches) {
+            long zeroCopyBatches, long shortBatches) {
         /** Host time per batch over modelled device time per batch. */
         public double hostShare() {
             return deviceSeconds > 0 ? hostSeconds / deviceSeconds : 0;
@@ -265,8 +269,7 @@ public final class FpgaEngine implements Md5Engine {
         }
         String what = "hashRange(" + start + ", " + count + ", " + width + ")";
         if (out.isDirect()) {
-            check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(out)), what);
-            hashed += count;
+            hashed += hash(start, count, width, at(out), what);
             out.position(out.position() + bytes);
             return;
         }
@@ -274,10 +277,23 @@ public final class FpgaEngine implements Md5Engine {
             scratch = digestBuffer(Math.max(count, 1 << 18));
         }
         scratch.clear();
-        check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(scratch)), what);
-        hashed += count;
+        hashed += hash(start, count, width, at(scratch), what);
         scratch.limit(bytes);
         out.put(scratch);
+    }
+
+    /**
+     * One driver call of the hash path; returns the digests the device wrote, by its own counter
+     * (fewer than {@code count} when a batch came back short: the job's count then falls short).
+     */
+    private long hash(long start, int count, int width, Pointer out, String what) {
+        int rc = FpgaNative.fpgamr_hash_range(dev(), start, count, width, out, counts.share(8));
+        long done = counts.getLong(8);
+        if (rc != FpgaNative.OK) {
+            hashed += done; // the batches before the failing one were hashed
+        }
+        check(rc, what);
+        return done;
     }
 
     @Override
@@ -294,13 +310,16 @@ public final class FpgaEngine implements Md5Engine {
         String what = "searchRange(" + start + ", " + count + ", " + width + ")";
         for (;;) {
             long cap = matches.size() / 8;
-            check(FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
-                    new NativeLong(cap), counts, counts.share(8)), what);
+            int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
+                    new NativeLong(cap), counts, counts.share(8));
             long n = Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
+            // what the device checked, by its own counter: fewer than count when a batch came back
+            // short, which the job's count of values hashed then shows
             long done = counts.getLong(8);
-            if (done != count) {
-                throw new FpgaDeviceException(FpgaNative.EIO, what + ": device checked " + done + " of " + count + " values");
+            if (rc != FpgaNative.OK) {
+                hashed += done;
             }
+            check(rc, what);
             if (n <= cap) {
                 hashed += done;
                 return matches.getLongArray(0, (int) n);
@@ -322,7 +341,7 @@ public final class FpgaEngine implements Md5Engine {
         FpgaNative.Stats s = new FpgaNative.Stats();
         FpgaNative.fpgamr_get_stats(dev(), s);
         return new Stats(s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
-                s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches);
+                s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches, s.short_batches);
     }
 
     public void resetStats() {
