@@ -332,6 +332,7 @@ public class Md5Tool extends Configured implements Tool {
             job.setMapOutputValueClass(HashedValue.class);
             job.setReducerClass(BenchReducer.class);
             job.setNumReduceTasks(o.reducers());
+            BenchShuffle.configure(job.getConfiguration());
         } else {
             job.setMapperClass(SearchMapper.class);
             job.setNumReduceTasks(0);
