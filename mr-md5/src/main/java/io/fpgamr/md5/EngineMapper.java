@@ -15,7 +15,12 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What both modes' maps share: the engine, the targets, and the per-node accounting. */
+/**
+ * What both modes' maps share: the engine, the targets, the per-node accounting, and the batches.
+ * Consecutive records are hashed together in batches of {@link JobKeys#BATCH} values, so records of
+ * one value each (1 PpK) still mean one engine call per batch, not per value; each value still
+ * gives its own output where the mode emits one.
+ */
 abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(EngineMapper.class);
 
@@ -23,6 +28,11 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
     protected Md5Engine engine;
     protected TargetSet targets;
     private long startMs;
+    /** Values handed to this map and not yet hashed: {@code [pendingStart, pendingStart + pending)}. */
+    private long pendingStart;
+    private long pending;
+    /** Of the engine's own count, what the values-hashed counter already has. */
+    private long counted;
 
     @Override
     protected void setup(Context context) throws IOException {
@@ -56,6 +66,39 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         }
     }
 
+    /** Hashes the values {@code [start, start + count)}, {@code count <= BATCH}, and emits what the mode emits for them. */
+    protected abstract void hashBatch(long start, int count, Context context) throws IOException, InterruptedException;
+
+    @Override
+    protected final void map(LongWritable start, LongWritable count, Context context) throws IOException, InterruptedException {
+        if (pending > 0 && start.get() != pendingStart + pending) {
+            flush(context);
+        }
+        if (pending == 0) {
+            pendingStart = start.get();
+        }
+        pending += count.get();
+        while (pending >= JobKeys.BATCH) {
+            hash(JobKeys.BATCH, context);
+        }
+    }
+
+    private void flush(Context context) throws IOException, InterruptedException {
+        while (pending > 0) {
+            hash((int) Math.min(pending, JobKeys.BATCH), context);
+        }
+    }
+
+    private void hash(int n, Context context) throws IOException, InterruptedException {
+        hashBatch(pendingStart, n, context);
+        pendingStart += n;
+        pending -= n;
+        // the engine's own count, not what it was handed
+        long hashed = engine.valuesHashed();
+        context.getCounter(Md5Counters.VALUES_HASHED).increment(hashed - counted);
+        counted = hashed;
+    }
+
     /** A task whose FPGA fails tells the NodeManager, which takes the device out (see yarn-fpga-resource). */
     @Override
     public void run(Context context) throws IOException, InterruptedException {
@@ -71,6 +114,7 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
+        flush(context);
         LocalTasks.MAPS.decrementAndGet();
         if (engine.kind().equals("fpga")) {
             LocalTasks.FPGA_MAPS.decrementAndGet();

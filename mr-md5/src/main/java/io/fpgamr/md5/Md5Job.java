@@ -69,6 +69,7 @@ public final class Md5Job {
             job.setMapOutputValueClass(HashedValue.class);
             job.setReducerClass(BenchReducer.class);
             job.setNumReduceTasks(p.reducers());
+            BenchShuffle.configure(job.getConfiguration());
         } else {
             job.setMapperClass(SearchMapper.class);
             job.setNumReduceTasks(0);
