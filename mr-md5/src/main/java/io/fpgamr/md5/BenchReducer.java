@@ -2,7 +2,6 @@ package io.fpgamr.md5;
 
 import io.fpgamr.accel.TargetSet;
 import java.io.IOException;
-import java.util.Arrays;
 import org.apache.hadoop.io.ByteWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
@@ -23,7 +22,7 @@ public class BenchReducer extends Reducer<ByteWritable, HashedValue, NullWritabl
         // Setup runs once the shuffle and merge are done: that instant ends the shuffle stage.
         readyMs = System.currentTimeMillis();
         LocalTasks.REDUCES.incrementAndGet();
-        targets = TargetSet.of(Arrays.asList(context.getConfiguration().getStrings(JobKeys.TARGETS, new String[0])));
+        targets = JobKeys.targets(context.getConfiguration());
         preimages = new Preimages(JobKeys.domain(context.getConfiguration()), targets);
     }
 

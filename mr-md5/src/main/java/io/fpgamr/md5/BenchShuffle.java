@@ -19,7 +19,7 @@ public final class BenchShuffle {
 
     /** Sets the bench job's shuffle path in {@code conf}, which already has the job's {@link JobKeys} and reducers. */
     public static void configure(Configuration conf) {
-        Domain domain = new Domain(conf.getInt(JobKeys.BITS, 28));
+        Domain domain = JobKeys.domain(conf);
         int valueBytes = domain.width() + 16;
         int recordBytes = ByteKeyCollector.recordBytes(valueBytes);
         int reducers = Math.max(1, conf.getInt(MRJobConfig.NUM_REDUCES, 1));
@@ -30,7 +30,7 @@ public final class BenchShuffle {
         conf.setStrings(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, ByteKeyCollector.class.getName(),
             MapTask.MapOutputBuffer.class.getName());
         conf.setInt(ByteKeyCollector.VALUE_BYTES, valueBytes);
-        long values = Math.min(domain.size(), Md5RangeInputFormat.recordsPerSplit(conf) * conf.getInt(JobKeys.PPK, JobKeys.BATCH));
+        long values = Math.min(domain.size(), Md5RangeInputFormat.recordsPerSplit(conf) * JobKeys.ppk(conf));
         setDefault(conf, ByteKeyCollector.BUFFER_MB, ByteKeyCollector.bufferMbFor(values, valueBytes));
 
         // No intermediate compression: 16 of a pair's 23 bytes are a digest, which does not

@@ -7,7 +7,6 @@ import io.fpgamr.accel.TargetSet;
 import io.fpgamr.accel.design.FpgaContainer;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -39,10 +38,10 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         startMs = System.currentTimeMillis();
         Configuration conf = context.getConfiguration();
         domain = JobKeys.domain(conf);
-        targets = TargetSet.of(Arrays.asList(conf.getStrings(JobKeys.TARGETS, new String[0])));
+        targets = JobKeys.targets(conf);
         int threads = Math.max(1, conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1));
         // In a YARN container that the NodeManager gave an FPGA, the engine opens that device.
-        EngineSpec spec = EngineSpec.parse(conf.get(JobKeys.ENGINE, "auto")).inContainer(System.getenv());
+        EngineSpec spec = JobKeys.engine(conf).inContainer(System.getenv());
         try {
             engine = Engines.open(spec, threads);
         } catch (IllegalArgumentException e) {

@@ -77,7 +77,7 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
 
     /** Records per split: the configured value, else enough splits for every map slot ({@link JobKeys#MAPS}). */
     public static long recordsPerSplit(Configuration conf) {
-        long records = recordCount(JobKeys.domain(conf).size(), conf.getInt(JobKeys.PPK, JobKeys.BATCH));
+        long records = recordCount(JobKeys.domain(conf).size(), JobKeys.ppk(conf));
         long configured = conf.getLong(JobKeys.RECORDS_PER_SPLIT, 0);
         if (configured > 0) {
             return configured;
@@ -100,7 +100,7 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
     public List<InputSplit> getSplits(JobContext context) {
         Configuration conf = context.getConfiguration();
         Domain domain = JobKeys.domain(conf);
-        return splits(domain.size(), conf.getInt(JobKeys.PPK, JobKeys.BATCH), recordsPerSplit(conf));
+        return splits(domain.size(), JobKeys.ppk(conf), recordsPerSplit(conf));
     }
 
     @Override
@@ -123,7 +123,7 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
             Configuration conf = context.getConfiguration();
             RangeSplit range = (RangeSplit) split;
             domainSize = JobKeys.domain(conf).size();
-            ppk = conf.getInt(JobKeys.PPK, JobKeys.BATCH);
+            ppk = JobKeys.ppk(conf);
             first = range.firstRecord;
             next = range.firstRecord;
             end = range.firstRecord + range.records;
