@@ -147,7 +147,7 @@ final class StandingCluster implements AutoCloseable {
         assertEquals(expected, run.result().outLines(), run.result().err());
         assertEquals(expected, output(run.output()));
         assertEquals(1L << bits, run.summary().get("values_hashed").asLong(), run.result().err());
-        assertEquals(0, run.summary().get("values_skipped").asLong(), run.result().err());
+        assertEquals(0, run.summary().get("preimages_rejected").asLong(), run.result().err());
     }
 
     /** A finished job, as its ApplicationMaster's history gives it (counters of the attempts that succeeded and failed). */

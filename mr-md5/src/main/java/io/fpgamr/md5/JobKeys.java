@@ -1,7 +1,8 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.TargetSet;
 import java.util.Arrays;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
 /** Configuration keys the launcher sets and the tasks read, with their defaults: the one place for each. */
@@ -37,7 +38,13 @@ public final class JobKeys {
         return conf.getInt(PPK, BATCH);
     }
 
-    public static List<String> targets(Configuration conf) {
-        return Arrays.asList(conf.getStrings(TARGETS, new String[0]));
+    /** The targets, as the engines and the host's re-check look them up. */
+    public static TargetSet targets(Configuration conf) {
+        return TargetSet.of(Arrays.asList(conf.getStrings(TARGETS, new String[0])));
+    }
+
+    /** The engine the tasks open (before a container's own device replaces the job's). */
+    public static EngineSpec engine(Configuration conf) {
+        return EngineSpec.parse(conf.get(ENGINE, DEFAULT_ENGINE));
     }
 }

@@ -18,8 +18,8 @@ import java.util.Map;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record JobSummary(String mode, int bits, int ppk, String cluster, String engine, String output, long valuesHashed, long valuesSkipped,
-                  long valuesExpected, long preimagesRejected, Long mapOutputRecords, Long reduceInputRecords, Double bytesPerRecord,
+record JobSummary(String mode, int bits, int ppk, String cluster, String engine, String output, long valuesHashed, long valuesExpected,
+                  long preimagesRejected, Long mapOutputRecords, Long reduceInputRecords, Double bytesPerRecord,
                   Stages stages, double valuesPerS, double mapValuesPerS, Map<String, Timeline.NodeMaps> mapsByNode, String jobId,
                   String design, Map<String, Object> energy, FpgaFigures fpga, Map<String, Object> repetitions, List<JobSummary> runs) {
 
@@ -37,7 +37,7 @@ record JobSummary(String mode, int bits, int ppk, String cluster, String engine,
         boolean bench = config.mode() == Md5Job.Mode.BENCH;
         long hashed = counts.valuesHashed();
         return new JobSummary(config.mode().label(), config.domain().bits(), config.ppk(), config.cluster().name(), config.engine().toString(),
-            output, hashed, counts.valuesSkipped(), config.domain().size(), counts.preimagesRejected(),
+            output, hashed, config.domain().size(), counts.preimagesRejected(),
             bench ? counts.mapOutputRecords() : null, bench ? counts.reduceInputRecords() : null, bench ? counts.bytesPerRecord() : null,
             st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, timeline.mapsByNode(), jobId, design,
             energy, fpga, null, null);
@@ -45,7 +45,7 @@ record JobSummary(String mode, int bits, int ppk, String cluster, String engine,
 
     /** The summary over repeated runs: the last run's figures, the output they share, the statistics and every run. */
     JobSummary over(String sharedOutput, Map<String, Object> stats, List<JobSummary> all) {
-        return new JobSummary(mode, bits, ppk, cluster, engine, sharedOutput, valuesHashed, valuesSkipped, valuesExpected, preimagesRejected,
+        return new JobSummary(mode, bits, ppk, cluster, engine, sharedOutput, valuesHashed, valuesExpected, preimagesRejected,
             mapOutputRecords, reduceInputRecords, bytesPerRecord, stages, valuesPerS, mapValuesPerS, mapsByNode, jobId, design, energy,
             fpga, stats, all);
     }

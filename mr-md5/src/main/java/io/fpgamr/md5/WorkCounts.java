@@ -2,34 +2,21 @@ package io.fpgamr.md5;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.mapreduce.Counter;
-import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
 
 /**
  * A job's own accounting, which is checked before its results count: the values its engines hashed
- * (as the engines count them) and skipped, the preimages the host's re-check rejected, and the
- * records and bytes the shuffle carried.
+ * (as the engines count them: no engine stops early, so none are skipped), the preimages the host's
+ * re-check rejected, and the records and bytes the shuffle carried. Only the task attempts that
+ * succeeded count.
  */
-record WorkCounts(long valuesHashed, long valuesSkipped, long preimagesRejected, long mapOutputRecords, long reduceInputRecords,
-                  long mapOutputBytes) {
+record WorkCounts(long valuesHashed, long preimagesRejected, long mapOutputRecords, long reduceInputRecords, long mapOutputBytes) {
 
     static WorkCounts of(Counters c) {
-        return new WorkCounts(md5(c, Md5Counters.VALUES_HASHED.name()), md5(c, "VALUES_SKIPPED"), md5(c, "PREIMAGES_REJECTED"),
+        return new WorkCounts(c.findCounter(Md5Counters.VALUES_HASHED).getValue(), c.findCounter(Md5Counters.PREIMAGES_REJECTED).getValue(),
             c.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue(), c.findCounter(TaskCounter.REDUCE_INPUT_RECORDS).getValue(),
             c.findCounter(TaskCounter.MAP_OUTPUT_BYTES).getValue());
-    }
-
-    /** A counter of the job's own group by name; 0 when no task incremented it. */
-    private static long md5(Counters c, String name) {
-        CounterGroup g = c.getGroup(Md5Counters.class.getName());
-        for (Counter counter : g) {
-            if (counter.getName().equals(name)) {
-                return counter.getValue();
-            }
-        }
-        return 0;
     }
 
     /**
@@ -49,9 +36,8 @@ record WorkCounts(long valuesHashed, long valuesSkipped, long preimagesRejected,
     String problems(Md5Job.Mode mode, Domain domain) {
         long n = domain.size();
         List<String> p = new ArrayList<>();
-        if (valuesHashed + valuesSkipped != n) {
-            p.add("the engines hashed " + valuesHashed + " values and skipped " + valuesSkipped + ", but the domain 2^" + domain.bits()
-                + " holds " + n);
+        if (valuesHashed != n) {
+            p.add("the engines hashed " + valuesHashed + " values, but the domain 2^" + domain.bits() + " holds " + n);
         }
         if (preimagesRejected > 0) {
             p.add(preimagesRejected + " preimage(s) failed the host's re-check (their MD5 is not a target)");
