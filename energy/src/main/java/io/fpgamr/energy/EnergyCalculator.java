@@ -107,7 +107,7 @@ public final class EnergyCalculator {
             stages.add(new StageEnergy(e.getKey(), a, b, j));
         }
         Timeline timeline = timeline(from, to, nodes, inWindow, spans);
-        return new JobEnergy(new JobRecord(job.jobId(), from, to, job.valuesHashed(), spans), periodMs, perNode, stages,
+        return new JobEnergy(new JobRecord(job.jobId(), from, to, job.valuesHashed(), spans, job.simulated()), periodMs, perNode, stages,
             timeline, samples, energy, status, unavailable, nodeTypes);
     }
 

@@ -1,6 +1,5 @@
 package io.fpgamr.energy;
 
-import io.fpgamr.energy.report.Json;
 import io.fpgamr.energy.report.MarkdownReport;
 import io.fpgamr.energy.report.PowerChart;
 import io.fpgamr.energy.sample.Csv;
@@ -53,6 +52,7 @@ public final class JobDir {
         p.setProperty("values_hashed", Long.toString(e.job().valuesHashed()));
         p.setProperty("sample_period_ms", Long.toString(e.periodMs()));
         p.setProperty("single_machine", Boolean.toString(singleMachine));
+        p.setProperty("simulated", Boolean.toString(e.job().simulated()));
         e.nodeTypes().forEach((node, type) -> p.setProperty("node." + node, type));
         try (Writer w = Files.newBufferedWriter(dir.resolve(JOB), StandardCharsets.UTF_8)) {
             p.store(w, "fpgamr energy: the job's window and work");
@@ -64,7 +64,7 @@ public final class JobDir {
 
     /** Writes energy.json, report.md, power.png and power.svg. */
     public static void render(Path dir, JobEnergy e) throws IOException {
-        Files.writeString(dir.resolve(JSON), Json.write(e.toMap()), StandardCharsets.UTF_8);
+        Mappers.JSON.writeValue(dir.resolve(JSON).toFile(), e.toMap());
         Files.writeString(dir.resolve(REPORT), MarkdownReport.job(e, PNG), StandardCharsets.UTF_8);
         XYChart chart = PowerChart.build(e, "Consumption: job " + e.job().jobId());
         PowerChart.writePng(chart, dir.resolve(PNG));
@@ -88,6 +88,7 @@ public final class JobDir {
             long hashed = Long.parseLong(required(p, "values_hashed", jobFile));
             long period = Long.parseLong(p.getProperty("sample_period_ms", "1000"));
             boolean single = Boolean.parseBoolean(p.getProperty("single_machine", "false"));
+            boolean simulated = Boolean.parseBoolean(p.getProperty("simulated", "false"));
             List<TaskSpan> spans = readSpans(dir.resolve(SPANS));
             List<Sample> samples = Files.exists(dir.resolve(SAMPLES)) ? SampleLog.read(dir.resolve(SAMPLES)) : List.of();
             Map<String, String> nodes = new TreeMap<>();
@@ -96,7 +97,7 @@ public final class JobDir {
                     nodes.put(k.substring(5), p.getProperty(k).trim());
                 }
             }
-            return EnergyCalculator.compute(new JobRecord(id, submit, done, hashed, spans), samples, period, single, nodes);
+            return EnergyCalculator.compute(new JobRecord(id, submit, done, hashed, spans, simulated), samples, period, single, nodes);
         } catch (NumberFormatException e) {
             throw new IOException(jobFile + ": bad number: " + e.getMessage(), e);
         }
@@ -123,7 +124,7 @@ public final class JobDir {
     /** Writes the repetition summary (report.md, energy.json) of a folder of runs. */
     public static void writeRepetitions(Path dir, Repetitions r) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(JSON), Json.write(r.toMap()), StandardCharsets.UTF_8);
+        Mappers.JSON.writeValue(dir.resolve(JSON).toFile(), r.toMap());
         Files.writeString(dir.resolve(REPORT), MarkdownReport.repetitions(r), StandardCharsets.UTF_8);
     }
 

@@ -112,6 +112,28 @@ public final class JobEnergy {
         return energyJ == null || energyJ <= 0 ? null : job.valuesHashed() / energyJ;
     }
 
+    /**
+     * Why the figures are modelled rather than measured: nodes whose power is a declared wattage,
+     * maps that ran on a simulated FPGA. Empty when every figure is a measurement.
+     */
+    public List<String> modelled() {
+        List<String> why = new ArrayList<>();
+        for (NodeEnergy n : nodes) {
+            if (n.hasSource() && !n.measured()) {
+                why.add(n.node() + ": a declared wattage, not measured");
+            }
+        }
+        if (job.simulated()) {
+            why.add("the maps ran on a simulated FPGA (a CPU running the device's model), not on the device");
+        }
+        return why;
+    }
+
+    /** "measured", "modelled" (see {@link #modelled()}) or "none" (no power source). */
+    public String basis() {
+        return nodes.stream().noneMatch(NodeEnergy::hasSource) ? "none" : modelled().isEmpty() ? "measured" : "modelled";
+    }
+
     /** Energy-delay-squared product in J·s². */
     public Double ed2p() {
         return energyJ == null ? null : energyJ * seconds() * seconds();
@@ -135,6 +157,9 @@ public final class JobEnergy {
         m.put("mean_w", meanW());
         m.put("tpw", tpw());
         m.put("ed2p_js2", ed2p());
+        m.put("basis", basis());
+        m.put("modelled", modelled());
+        m.put("simulated", job.simulated());
         List<Object> ns = new ArrayList<>();
         for (NodeEnergy n : nodes) {
             Map<String, Object> nm = new LinkedHashMap<>();

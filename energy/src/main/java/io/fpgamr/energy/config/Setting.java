@@ -1,0 +1,179 @@
+package io.fpgamr.energy.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One setting of the energy configuration: its key in the configuration file (dotted:
+ * {@code sources.hwmon.root} is {@code root} under {@code hwmon} under {@code sources}), its
+ * command-line flag, how its text becomes a value, its default, what it means, which commands take
+ * the flag, and the settings it cannot go without.
+ */
+public record Setting(String key, String flag, Type type, Object defaultValue, String help, Scope scope, List<String> requires) {
+
+    /** Which commands take the setting as a flag; a configuration file may hold every setting. */
+    public enum Scope {
+        /** Every command that looks for power sources: sources, exporter, the launcher. */
+        SOURCES,
+        /** The sampling node: exporter and launcher. */
+        NODE,
+        /** The exporter only. */
+        EXPORTER,
+        /** The job launcher only. */
+        LAUNCHER
+    }
+
+    /**
+     * Turns a setting's text into its value: one string, or several (a repeated flag, a YAML
+     * list). Throws {@link IllegalArgumentException} saying what the value must be ("must be a
+     * positive number, got '0'"); the reader puts the file and key, or the flag, in front.
+     */
+    @FunctionalInterface
+    public interface Type {
+        Object parse(List<String> text);
+    }
+
+    public Setting {
+        requires = List.copyOf(requires);
+    }
+
+    public static Setting of(String key, String flag, Type type, String help) {
+        return new Setting(key, flag, type, null, help, Scope.SOURCES, List.of());
+    }
+
+    public Setting withDefault(Object value) {
+        return new Setting(key, flag, type, value, help, scope, requires);
+    }
+
+    public Setting in(Scope s) {
+        return new Setting(key, flag, type, defaultValue, help, s, requires);
+    }
+
+    /** Settings (keys beside this one) that must be given with this one. */
+    public Setting requires(String... keys) {
+        return new Setting(key, flag, type, defaultValue, help, scope, Arrays.asList(keys));
+    }
+
+    /** The same setting one level down in the file, e.g. {@code root} under {@code sources.rapl}. */
+    public Setting under(String prefix) {
+        return new Setting(prefix + "." + key, flag, type, defaultValue, help, scope, requires.stream().map(k -> prefix + "." + k).toList());
+    }
+
+    // The types of value.
+
+    public static final Type TEXT = Setting::last;
+
+    public static final Type PATH = t -> Path.of(last(t));
+
+    /** A finite number greater than zero (watts, volts, ohms). */
+    public static final Type POSITIVE = t -> {
+        String s = last(t);
+        double d;
+        try {
+            d = Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("must be a number, got '" + s + "'");
+        }
+        if (!Double.isFinite(d) || d <= 0) {
+            throw new IllegalArgumentException("must be a positive number, got '" + s + "'");
+        }
+        return d;
+    };
+
+    public static Type integer(long min, long max) {
+        return t -> {
+            String s = last(t);
+            long n;
+            try {
+                n = Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("must be an integer, got '" + s + "'");
+            }
+            if (n < min || n > max) {
+                throw new IllegalArgumentException("must be between " + min + " and " + max + ", got " + n);
+            }
+            return n;
+        };
+    }
+
+    /** Every value, each split at commas: a repeated flag, a comma list or a YAML list. */
+    public static final Type LIST = t -> {
+        List<String> out = new ArrayList<>();
+        for (String s : t) {
+            for (String part : s.split(",")) {
+                if (!part.isBlank()) {
+                    out.add(part.trim());
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("must not be empty");
+        }
+        return List.copyOf(out);
+    };
+
+    /** A command: one string split at spaces, or a YAML list of its words. */
+    public static final Type COMMAND = t -> {
+        List<String> words = t.size() == 1 ? List.of(last(t).trim().split("\\s+")) : List.copyOf(t);
+        if (words.isEmpty() || words.get(0).isBlank()) {
+            throw new IllegalArgumentException("must not be empty");
+        }
+        return words;
+    };
+
+    /** HOST or HOST:PORT. */
+    public static final Type HOST_PORT = t -> {
+        String s = last(t);
+        if (!s.matches("[^:\\s]+(:\\d{1,5})?")) {
+            throw new IllegalArgumentException("must be HOST or HOST:PORT, got '" + s + "'");
+        }
+        return s;
+    };
+
+    /** HOST:PORT,... (a comma list or a YAML list). */
+    public static final Type HOST_PORTS = t -> {
+        @SuppressWarnings("unchecked")
+        List<String> all = (List<String>) LIST.parse(t);
+        for (String hp : all) {
+            if (!hp.matches("[^:\\s]+:\\d{1,5}")) {
+                throw new IllegalArgumentException("must list HOST:PORT,..., got '" + hp + "'");
+            }
+        }
+        return all;
+    };
+
+    /** One of {@code names}. */
+    public static Type oneOf(List<String> names) {
+        return t -> {
+            String s = last(t);
+            if (!names.contains(s)) {
+                throw new IllegalArgumentException("must be one of " + String.join(", ", names) + ", got '" + s + "'");
+            }
+            return s;
+        };
+    }
+
+    /** Some of {@code names}. */
+    public static Type someOf(List<String> names) {
+        return t -> {
+            @SuppressWarnings("unchecked")
+            List<String> all = (List<String>) LIST.parse(t);
+            for (String s : all) {
+                if (!names.contains(s)) {
+                    throw new IllegalArgumentException("must list some of " + String.join(", ", names) + ", got '" + s + "'");
+                }
+            }
+            return all;
+        };
+    }
+
+    private static String last(List<String> t) {
+        String s = t.isEmpty() ? "" : t.get(t.size() - 1);
+        if (s.isBlank()) {
+            throw new IllegalArgumentException("must not be empty");
+        }
+        return s.trim();
+    }
+}
