@@ -70,6 +70,7 @@ class EnergyDashboardJobTest {
             Map<String, PromClient.Result> last = new LinkedHashMap<>();
             boolean progressSeen = false;
             boolean allData = false;
+            String scrapes = "";
             try {
                 while (job.isAlive() && !allData) {
                     progressSeen |= !new ProgressSpool(spool).readAll().isEmpty();
@@ -80,6 +81,9 @@ class EnergyDashboardJobTest {
                     allData = last.values().stream().allMatch(r -> r.ok() && !r.empty());
                     Thread.sleep(500);
                 }
+                // for the failure message: did Prometheus reach the exporter, and how long did a scrape take
+                scrapes = "up " + PromClient.values(client.query("up")).length + " series, "
+                    + client.query("max_over_time(up[5m])").series() + ", " + client.query("max_over_time(scrape_duration_seconds[5m])").series();
             } finally {
                 if (!job.waitFor(10, TimeUnit.MINUTES)) {
                     job.destroyForcibly();
@@ -98,7 +102,8 @@ class EnergyDashboardJobTest {
                     bad.add((r.ok() ? "no data: " : "invalid (" + r.error() + "): ") + q);
                 }
             });
-            assertTrue(allData && bad.isEmpty(), "while the job ran:\n" + String.join("\n", bad) + "\nprometheus:\n" + prom.log());
+            assertTrue(allData && bad.isEmpty(), "while the job ran:\n" + String.join("\n", bad) + "\nscrapes: " + scrapes
+                + "\nprometheus:\n" + prom.log() + "\njob:\n" + err);
 
             JsonNode energy = Fpgamr.summary(summary).get("energy");
             assertTrue(energy != null, "the summary has its energy object");

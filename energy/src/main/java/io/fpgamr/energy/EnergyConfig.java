@@ -36,7 +36,7 @@ public final class EnergyConfig {
 
     private static List<Setting> settings() {
         List<Setting> all = new ArrayList<>(List.of(
-            Setting.of("sources", "--sources", Setting.someOf(Discovery.names()),
+            Setting.of("sources", "--sources", Setting.listOf(Setting.oneOf(Discovery.names())),
                 "the source kinds to look for (in the file: a mapping of each kind to its settings); default every kind"),
             Setting.of("primary", "--primary", Setting.oneOf(Discovery.names()), "the kind that gives the node's total; default the best found"),
             Setting.of("timeout_ms", "--timeout-ms", Setting.integer(50, 600_000), "how long a network or command source may take to answer")
@@ -46,7 +46,7 @@ public final class EnergyConfig {
             Setting.of("period_ms", "--period-ms", Setting.integer(10, 3_600_000), "the sampling period").withDefault(DEFAULT_PERIOD_MS)
                 .in(Scope.NODE),
             Setting.of("spool", "--spool", Setting.PATH, "the progress spool folder; default $" + ProgressSpool.ENV).in(Scope.NODE),
-            Setting.of("exporters", "--exporters", Setting.HOST_PORTS,
+            Setting.of("exporters", "--exporters", Setting.listOf(Setting.matching("[^:\\s]+:\\d{1,5}", "HOST:PORT")),
                 "the node exporters of a real cluster, whose samples the launcher fetches; default: sample this machine").in(Scope.LAUNCHER),
             Setting.of("exporter.bind", "--bind", Setting.TEXT, "the address the exporter listens on").withDefault("0.0.0.0").in(Scope.EXPORTER),
             Setting.of("exporter.port", "--port", Setting.integer(0, 65535), "the exporter's port (0: any free one)").withDefault(9464L)

@@ -47,9 +47,9 @@ class EnergyConfigTest {
     void badOptionsAreOneLine() {
         assertEquals("--declare-watts must be a positive number, got '0'",
             assertThrows(IllegalArgumentException.class, () -> EnergyConfig.fromOptions(List.of("--declare-watts", "0"))).getMessage());
-        assertEquals("--sources must list some of scope, apcupsd, ipmi, hwmon, rapl, declared, got 'ups'",
+        assertEquals("--sources must be one of scope, apcupsd, ipmi, hwmon, rapl, declared, got 'ups'",
             assertThrows(IllegalArgumentException.class, () -> EnergyConfig.fromOptions(List.of("--sources", "ups"))).getMessage());
-        assertEquals("--exporters must list HOST:PORT,..., got 'a'",
+        assertEquals("--exporters must be HOST:PORT, got 'a'",
             assertThrows(IllegalArgumentException.class, () -> EnergyConfig.fromOptions(List.of("--exporters", "a"))).getMessage());
         assertEquals("unknown option --port (see fpgamr energy --help)",
             assertThrows(IllegalArgumentException.class, () -> EnergyConfig.fromOptions(List.of("--port", "1"))).getMessage());
@@ -152,7 +152,7 @@ class EnergyConfigTest {
             problem("nodes: 3\n"));
         assertEquals("bad.yml: exporter.port must be between 0 and 65535, got 70000", problem("exporter: {port: 70000}\n"));
         assertEquals("bad.yml: period_ms must be an integer, got 'fast'", problem("period_ms: fast\n"));
-        assertEquals("bad.yml: exporters must list HOST:PORT,..., got 'x86-1'", problem("exporters: [x86-1]\n"));
+        assertEquals("bad.yml: exporters must be HOST:PORT, got 'x86-1'", problem("exporters: [x86-1]\n"));
         assertEquals("bad.yml: sources.scope.csv needs sources.scope.supply_volts and sources.scope.shunt_ohms",
             problem("sources:\n  scope: {csv: /x.csv}\n"));
         assertEquals("bad.yml: sources.apcupsd.address must be HOST or HOST:PORT, got 'a:b:c'", problem("sources:\n  apcupsd: {address: 'a:b:c'}\n"));

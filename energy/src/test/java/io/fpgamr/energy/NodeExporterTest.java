@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.energy.exporter.NodeExporter;
 import io.fpgamr.energy.sample.Sample;
-import io.fpgamr.energy.sample.SampleLog;
 import io.fpgamr.energy.source.Discovery;
 import io.fpgamr.energy.source.SysfsTree;
 import java.io.IOException;
@@ -103,7 +102,7 @@ class NodeExporterTest {
             List<String> energy = List.copyOf(lines(m, "fpgamr_job_energy_joules{job_id=\"job_1_0001\""));
             assertEquals(1, energy.size());
             double joules = Double.parseDouble(energy.get(0).substring(energy.get(0).lastIndexOf(' ') + 1));
-            List<Sample> rows = SampleLog.read(new StringReader(get(base.resolve("/samples?from=0&to=" + Long.MAX_VALUE))), "samples");
+            List<Sample> rows = Sample.CSV.read(new StringReader(get(base.resolve("/samples?from=0&to=" + Long.MAX_VALUE))), "samples");
             double fromRows = rows.stream().filter(Sample::primary).mapToDouble(s -> s.joulesWithin(now - 10_000, Long.MAX_VALUE)).sum();
             assertTrue(joules > 0 && joules <= fromRows + 1e-9, joules + " vs " + fromRows);
             assertTrue(rows.stream().allMatch(s -> s.node().equals("fpga1") && s.nodeType().equals("arm-fpga")));

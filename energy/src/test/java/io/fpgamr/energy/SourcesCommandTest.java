@@ -80,7 +80,7 @@ class SourcesCommandTest {
         assertEquals("fpgamr energy: unknown command 'watts' (expected sources, scope, report, exporter or check-dashboard)\n", unknown.err);
         Cli kind = Cli.run("sources", "--sources", "ups");
         assertEquals(2, kind.code);
-        assertEquals("fpgamr energy sources: --sources must list some of scope, apcupsd, ipmi, hwmon, rapl, declared, got 'ups'\n", kind.err);
+        assertEquals("fpgamr energy sources: --sources must be one of scope, apcupsd, ipmi, hwmon, rapl, declared, got 'ups'\n", kind.err);
         Cli value = Cli.run("sources", "--declare-watts");
         assertEquals("fpgamr energy sources: --declare-watts needs a value\n", value.err);
         Cli port = Cli.run("exporter", "--port", "70000");

@@ -98,76 +98,43 @@ public record Setting(String key, String flag, Type type, Object defaultValue, S
         };
     }
 
-    /** Every value, each split at commas: a repeated flag, a comma list or a YAML list. */
-    public static final Type LIST = t -> {
-        List<String> out = new ArrayList<>();
-        for (String s : t) {
-            for (String part : s.split(",")) {
-                if (!part.isBlank()) {
-                    out.add(part.trim());
+    /** Every value, each split at commas (a repeated flag, a comma list, a YAML list), each of type {@code item}. */
+    public static Type listOf(Type item) {
+        return t -> {
+            List<Object> out = new ArrayList<>();
+            for (String s : t) {
+                for (String part : s.split(",")) {
+                    if (!part.isBlank()) {
+                        out.add(item.parse(List.of(part.trim())));
+                    }
                 }
             }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("must not be empty");
-        }
-        return List.copyOf(out);
-    };
+            if (out.isEmpty()) {
+                throw new IllegalArgumentException("must not be empty");
+            }
+            return List.copyOf(out);
+        };
+    }
 
     /** A command: one string split at spaces, or a YAML list of its words. */
-    public static final Type COMMAND = t -> {
-        List<String> words = t.size() == 1 ? List.of(last(t).trim().split("\\s+")) : List.copyOf(t);
-        if (words.isEmpty() || words.get(0).isBlank()) {
-            throw new IllegalArgumentException("must not be empty");
-        }
-        return words;
-    };
+    public static final Type COMMAND = t -> t.size() == 1 ? List.of(last(t).split("\\s+")) : List.copyOf(t);
 
-    /** HOST or HOST:PORT. */
-    public static final Type HOST_PORT = t -> {
-        String s = last(t);
-        if (!s.matches("[^:\\s]+(:\\d{1,5})?")) {
-            throw new IllegalArgumentException("must be HOST or HOST:PORT, got '" + s + "'");
-        }
-        return s;
-    };
-
-    /** HOST:PORT,... (a comma list or a YAML list). */
-    public static final Type HOST_PORTS = t -> {
-        @SuppressWarnings("unchecked")
-        List<String> all = (List<String>) LIST.parse(t);
-        for (String hp : all) {
-            if (!hp.matches("[^:\\s]+:\\d{1,5}")) {
-                throw new IllegalArgumentException("must list HOST:PORT,..., got '" + hp + "'");
-            }
-        }
-        return all;
-    };
-
-    /** One of {@code names}. */
-    public static Type oneOf(List<String> names) {
+    /** Text matching {@code regex}, described as {@code what} in the error. */
+    public static Type matching(String regex, String what) {
         return t -> {
             String s = last(t);
-            if (!names.contains(s)) {
-                throw new IllegalArgumentException("must be one of " + String.join(", ", names) + ", got '" + s + "'");
+            if (!s.matches(regex)) {
+                throw new IllegalArgumentException("must be " + what + ", got '" + s + "'");
             }
             return s;
         };
     }
 
-    /** Some of {@code names}. */
-    public static Type someOf(List<String> names) {
-        return t -> {
-            @SuppressWarnings("unchecked")
-            List<String> all = (List<String>) LIST.parse(t);
-            for (String s : all) {
-                if (!names.contains(s)) {
-                    throw new IllegalArgumentException("must list some of " + String.join(", ", names) + ", got '" + s + "'");
-                }
-            }
-            return all;
-        };
+    public static Type oneOf(List<String> names) {
+        return matching(String.join("|", names.stream().map(java.util.regex.Pattern::quote).toList()), "one of " + String.join(", ", names));
     }
+
+    public static final Type HOST_PORT = matching("[^:\\s]+(:\\d{1,5})?", "HOST or HOST:PORT");
 
     private static String last(List<String> t) {
         String s = t.isEmpty() ? "" : t.get(t.size() - 1);

@@ -2,7 +2,7 @@ package io.fpgamr.energy.exporter;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.fpgamr.energy.sample.SampleLog;
+import io.fpgamr.energy.sample.Sample;
 import io.fpgamr.energy.sample.Sampler;
 import io.fpgamr.energy.source.Discovery;
 import io.fpgamr.energy.source.PowerSource;
@@ -49,7 +49,7 @@ final class ExporterPages implements HttpHandler {
                     return;
                 }
                 StringWriter w = new StringWriter();
-                SampleLog.write(w, sampler.rows(from, to));
+                Sample.CSV.write(w, sampler.rows(from, to));
                 send(ex, 200, "text/csv; charset=utf-8", w.toString());
             } else if (path.equals("/")) {
                 StringBuilder sb = new StringBuilder("fpgamr energy exporter on ").append(node).append(" (").append(nodeType)

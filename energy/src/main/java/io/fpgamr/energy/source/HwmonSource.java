@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 public final class HwmonSource implements PowerSource {
     public static final SourceKind KIND = new SourceKind("hwmon", List.of(
         Setting.of("root", "--hwmon-root", Setting.PATH, "the kernel's hwmon class directory").withDefault(Path.of("/sys/class/hwmon")),
-        Setting.of("channels", "--hwmon-channel", Setting.LIST, "the channels (CHIP/LABEL) that make up the node's power; default all")),
+        Setting.of("channels", "--hwmon-channel", Setting.listOf(Setting.TEXT), "the channels (CHIP/LABEL) that make up the node's power; default all")),
         (o, timeoutMs) -> open(o.path("root"), o.list("channels")));
     private static final Pattern POWER = Pattern.compile("power(\\d+)_(input|average)");
 
