@@ -9,7 +9,10 @@ import io.fpgamr.energy.source.SourceKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -131,6 +134,21 @@ class EnergyConfigTest {
         assertEquals("fpga1", o.node());
         // the launcher reads the same file (the exporter's part is not its business, and no error)
         assertEquals(List.of("x86-1:9464", "fpga1:9464"), EnergyConfig.fromOptions(List.of("--config", f.toString())).exporters());
+    }
+
+    /** The README's examples: one for each source kind, each a valid configuration looking for the kinds it lists. */
+    @Test
+    void everyExampleOfTheReadmeIsAValidConfiguration() throws IOException {
+        String readme = Files.readString(Path.of(System.getProperty("energy.basedir", ".")).resolve("README.md"));
+        Matcher m = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(readme);
+        List<List<String>> listed = new ArrayList<>();
+        while (m.find()) {
+            Path f = tmp.resolve("example-" + listed.size() + ".yml");
+            Files.writeString(f, m.group(1));
+            listed.add(kinds(EnergyConfig.fromFlags(List.of("--config", f.toString()), EnergyConfig.EXPORTER).sources()));
+        }
+        assertEquals(List.of(List.of("scope"), List.of("apcupsd", "rapl"), List.of("ipmi"), List.of("hwmon"), List.of("rapl"),
+            List.of("declared"), List.of("hwmon", "declared")), listed);
     }
 
     /** The message for a file holding {@code yaml}. */
