@@ -168,7 +168,7 @@ class EnergyConfigTest {
             problem("sources:\n  hwmon: {rooot: /sys}\n"));
         assertEquals("bad.yml: nodes is not a setting (settings sources, primary, timeout_ms, node, node_type, period_ms, spool, exporters, exporter)",
             problem("nodes: 3\n"));
-        assertEquals("bad.yml: exporter.port must be between 0 and 65535, got 70000", problem("exporter: {port: 70000}\n"));
+        assertEquals("bad.yml: exporter.port must be between 0 and 65535, got '70000'", problem("exporter: {port: 70000}\n"));
         assertEquals("bad.yml: period_ms must be an integer, got 'fast'", problem("period_ms: fast\n"));
         assertEquals("bad.yml: exporters must be HOST:PORT, got 'x86-1'", problem("exporters: [x86-1]\n"));
         assertEquals("bad.yml: sources.scope.csv needs sources.scope.supply_volts and sources.scope.shunt_ohms",

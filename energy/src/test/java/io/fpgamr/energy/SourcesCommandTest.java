@@ -85,7 +85,7 @@ class SourcesCommandTest {
         assertEquals("fpgamr energy sources: --declare-watts needs a value\n", value.err);
         Cli port = Cli.run("exporter", "--port", "70000");
         assertEquals(2, port.code);
-        assertEquals("fpgamr energy exporter: --port must be between 0 and 65535, got 70000\n", port.err);
+        assertEquals("fpgamr energy exporter: --port must be between 0 and 65535, got '70000'\n", port.err);
         Cli scope = Cli.run("sources", "--scope-csv", "x.csv");
         assertEquals("fpgamr energy sources: --scope-csv needs --supply-volts and --shunt-ohms\n", scope.err);
         assertEquals(0, Cli.run("--help").code);

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One setting of the energy configuration: its key in the configuration file (dotted:
@@ -68,31 +70,24 @@ public record Setting(String key, String flag, Type type, Object defaultValue, S
     public static final Type PATH = t -> Path.of(last(t));
 
     /** A finite number greater than zero (watts, volts, ohms). */
-    public static final Type POSITIVE = t -> {
-        String s = last(t);
-        double d;
-        try {
-            d = Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("must be a number, got '" + s + "'");
-        }
-        if (!Double.isFinite(d) || d <= 0) {
-            throw new IllegalArgumentException("must be a positive number, got '" + s + "'");
-        }
-        return d;
-    };
+    public static final Type POSITIVE = number(Double::parseDouble, "a number", d -> Double.isFinite(d) && d > 0, "a positive number");
 
     public static Type integer(long min, long max) {
+        return number(Long::parseLong, "an integer", n -> n >= min && n <= max, "between " + min + " and " + max);
+    }
+
+    /** Text that {@code parse} takes for {@code what} ("a number"), then held to {@code ok} (else "must be {@code rule}"). */
+    private static <N> Type number(Function<String, N> parse, String what, Predicate<N> ok, String rule) {
         return t -> {
             String s = last(t);
-            long n;
+            N n;
             try {
-                n = Long.parseLong(s);
+                n = parse.apply(s);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("must be an integer, got '" + s + "'");
+                throw new IllegalArgumentException("must be " + what + ", got '" + s + "'");
             }
-            if (n < min || n > max) {
-                throw new IllegalArgumentException("must be between " + min + " and " + max + ", got " + n);
+            if (!ok.test(n)) {
+                throw new IllegalArgumentException("must be " + rule + ", got '" + s + "'");
             }
             return n;
         };
