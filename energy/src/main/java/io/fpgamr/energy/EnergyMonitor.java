@@ -84,7 +84,7 @@ public final class EnergyMonitor implements AutoCloseable {
             return "energy: " + JobEnergy.NO_SOURCE + " on " + config.node() + ": times only";
         }
         PowerSource p = discovered.primary().orElseThrow();
-        return "energy: " + config.node() + " (" + config.nodeType() + ") measured by " + p.describe();
+        return "energy: " + config.node() + " (" + config.nodeType() + ")" + (p.measured() ? " measured by " : " modelled, not measured: ") + p.describe();
     }
 
     /** Hands the job's progress to the node exporter through the spool (if one is configured). */

@@ -112,6 +112,32 @@ class JobDirTest {
         assertEquals(md, Files.readString(set.resolve(JobDir.REPORT)));
     }
 
+    /** Maps on a simulated FPGA: the node's power is measured, but it is a CPU's running the device's model. */
+    @Test
+    void aJobOnASimulatedFpgaIsModelledInEveryOutputAndStaysSoWhenRenderedAgain() throws IOException {
+        JobEnergy measured = sixtySeconds("job_sim", 95);
+        JobRecord j = measured.job();
+        JobEnergy e = EnergyCalculator.compute(new JobRecord(j.jobId(), j.submitMs(), j.doneMs(), j.valuesHashed(), j.spans(), true),
+            measured.samples(), 1000, true);
+        assertEquals("measured", e.status()); // the power was measured ...
+        assertEquals("modelled", e.basis()); // ... but not the FPGA's
+        Path dir = tmp.resolve("sim");
+        JobDir.write(dir, e, true);
+        String md = Files.readString(dir.resolve(JobDir.REPORT));
+        assertTrue(md.contains("- **modelled, not measured**: the maps ran on a simulated FPGA (a CPU running the device's model), "
+            + "not on the device\n"), md);
+        assertTrue(md.contains(String.format(java.util.Locale.ROOT, "| TpW [values/J] (modelled) | %.2f |", e.tpw())), md);
+        assertTrue(md.contains("| stage | time [s] | energy [J] (modelled) | mean power [W] (modelled) |"), md);
+        JsonNode json = Mappers.JSON.readTree(dir.resolve(JobDir.JSON).toFile());
+        assertEquals("modelled", json.get("basis").asText());
+        assertTrue(json.get("simulated").asBoolean());
+        Cli c = Cli.run("report", dir.toString());
+        assertEquals(0, c.code, c.err);
+        assertTrue(c.out.lines().toList().get(1).endsWith(" (modelled: the maps ran on a simulated FPGA (a CPU running the device's model), "
+            + "not on the device)"), c.out);
+        assertEquals(md, Files.readString(dir.resolve(JobDir.REPORT)));
+    }
+
     @Test
     void aJobWithoutPowerSourceGetsTimesAndTaskCountsOnly() throws IOException {
         JobEnergy e = EnergyCalculator.compute(new JobRecord("job_np", 0, 10_000, 1000, List.of(TaskSpan.ofMap("arm-1", 100, 9_000))),
