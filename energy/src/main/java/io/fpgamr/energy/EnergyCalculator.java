@@ -214,36 +214,23 @@ public final class EnergyCalculator {
         for (String node : nodes) {
             double[] joules = new double[seconds];
             long[] coveredMs = new long[seconds];
-            boolean any = false;
+            Set<String> seen = new java.util.HashSet<>(); // covered time counts each interval once, whatever its domains
             for (Sample s : rows) {
                 if (!s.node().equals(node) || !s.primary() || s.isGap()) {
                     continue;
                 }
-                any = true;
+                boolean first = seen.add(s.startMs() + "-" + s.endMs());
                 int k0 = (int) Math.max(0, (s.startMs() - from) / 1000);
                 int k1 = (int) Math.min(seconds - 1, (Math.min(s.endMs(), to) - 1 - from) / 1000);
                 for (int k = k0; k <= k1; k++) {
                     long a = from + 1000L * k;
                     long b = Math.min(to, a + 1000);
                     joules[k] += s.joulesWithin(a, b);
+                    coveredMs[k] += first ? s.overlapMs(a, b) : 0;
                 }
             }
-            if (!any) {
+            if (seen.isEmpty()) {
                 continue;
-            }
-            // covered time per second, each interval once
-            Set<String> seen = new java.util.HashSet<>();
-            for (Sample s : rows) {
-                if (!s.node().equals(node) || !s.primary() || s.isGap() || !seen.add(s.startMs() + "-" + s.endMs())) {
-                    continue;
-                }
-                int k0 = (int) Math.max(0, (s.startMs() - from) / 1000);
-                int k1 = (int) Math.min(seconds - 1, (Math.min(s.endMs(), to) - 1 - from) / 1000);
-                for (int k = k0; k <= k1; k++) {
-                    long a = from + 1000L * k;
-                    long b = Math.min(to, a + 1000);
-                    coveredMs[k] += s.overlapMs(a, b);
-                }
             }
             double[] w = new double[seconds];
             for (int k = 0; k < seconds; k++) {

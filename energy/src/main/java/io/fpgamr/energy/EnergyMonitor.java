@@ -1,7 +1,6 @@
 package io.fpgamr.energy;
 
 import io.fpgamr.energy.sample.Sample;
-import io.fpgamr.energy.sample.SampleLog;
 import io.fpgamr.energy.sample.Sampler;
 import io.fpgamr.energy.source.Discovery;
 import io.fpgamr.energy.source.PowerSource;
@@ -85,7 +84,7 @@ public final class EnergyMonitor implements AutoCloseable {
             return "energy: " + JobEnergy.NO_SOURCE + " on " + config.node() + ": times only";
         }
         PowerSource p = discovered.primary().orElseThrow();
-        return "energy: " + config.node() + " (" + config.nodeType() + ") measured by " + p.describe();
+        return "energy: " + config.node() + " (" + config.nodeType() + ")" + (p.measured() ? " measured by " : " modelled, not measured: ") + p.describe();
     }
 
     /** Hands the job's progress to the node exporter through the spool (if one is configured). */
@@ -154,7 +153,7 @@ public final class EnergyMonitor implements AutoCloseable {
                 if (r.statusCode() != 200) {
                     throw new IOException("HTTP " + r.statusCode());
                 }
-                rows.addAll(SampleLog.read(new StringReader(r.body()), uri.toString()));
+                rows.addAll(Sample.CSV.read(new StringReader(r.body()), uri.toString()));
             } catch (IOException e) {
                 rows.add(Sample.gap(TaskSpan.host(hp), "unknown", "exporter", fromMs, toMs, true, true,
                     "node exporter " + hp + " did not answer: " + e.getMessage()));

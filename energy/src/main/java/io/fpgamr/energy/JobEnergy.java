@@ -120,6 +120,28 @@ public final class JobEnergy {
         return energyJ == null || energyJ <= 0 ? null : job.valuesHashed() / energyJ;
     }
 
+    /**
+     * Why the figures are modelled rather than measured: nodes whose power is a declared wattage,
+     * maps that ran on a simulated FPGA. Empty when every figure is a measurement.
+     */
+    public List<String> modelled() {
+        List<String> why = new ArrayList<>();
+        for (NodeEnergy n : nodes) {
+            if (n.hasSource() && !n.measured()) {
+                why.add(n.node() + ": a declared wattage, not measured");
+            }
+        }
+        if (job.simulated()) {
+            why.add("the maps ran on a simulated FPGA (a CPU running the device's model), not on the device");
+        }
+        return why;
+    }
+
+    /** "measured", "modelled" (see {@link #modelled()}) or "none" (no power source). */
+    public String basis() {
+        return nodes.stream().noneMatch(NodeEnergy::hasSource) ? "none" : modelled().isEmpty() ? "measured" : "modelled";
+    }
+
     /** Energy-delay-squared product in J·s². */
     public Double ed2p() {
         return energyJ == null ? null : energyJ * seconds() * seconds();
@@ -129,7 +151,6 @@ public final class JobEnergy {
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", status);
-        m.put("simulated", simulated());
         if (unavailable != null) {
             m.put("unavailable", unavailable);
         }
@@ -143,10 +164,10 @@ public final class JobEnergy {
         m.put("measured_energy_j", measuredEnergyJ());
         m.put("mean_w", meanW());
         m.put("tpw", tpw());
-        if (simulated()) {
-            m.put("tpw_kind", "modelled (maps on a simulated FPGA: the joules are the simulating CPU's)");
-        }
         m.put("ed2p_js2", ed2p());
+        m.put("basis", basis());
+        m.put("modelled", modelled());
+        m.put("simulated", simulated());
         List<Object> ns = new ArrayList<>();
         for (NodeEnergy n : nodes) {
             Map<String, Object> nm = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.fpgamr.energy;
 
-import io.fpgamr.energy.sample.Csv;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.fpgamr.energy.sample.CsvTable;
 import java.util.List;
 
 /**
@@ -16,13 +17,12 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
                        long endMs) {
     public static final String MAP = "map";
     public static final String REDUCE = "reduce";
-    /** The header of the CSV form (the tasks' side files and the energy folder's spans.csv). */
-    public static final String CSV_HEADER = "task,kind,node,hardware,simulated,start_ms,ready_ms,end_ms";
+    /** The CSV form: the tasks' side files and the energy folder's spans.csv. */
+    public static final CsvTable<TaskSpan> CSV = new CsvTable<>(TaskSpan.class, "task", "kind", "node", "hardware", "simulated",
+        "start_ms", "ready_ms", "end_ms");
 
     /** One phase of a task: a map's map phase, a reduce's shuffle or reduce phase. */
     public record Phase(String name, String node, long startMs, long endMs) {
-        public static final List<String> NAMES = List.of("map", "shuffle", "reduce");
-
         /** Whether this phase runs during any part of [{@code fromMs}, {@code toMs}). */
         public boolean overlaps(long fromMs, long toMs) {
             return startMs < toMs && endMs > fromMs;
@@ -30,6 +30,9 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
     }
 
     public TaskSpan {
+        if (task == null || task.isBlank() || kind == null || hardware == null) {
+            throw new IllegalArgumentException("a task span needs its task, kind and hardware");
+        }
         if (node == null || node.isBlank()) {
             throw new IllegalArgumentException("a task span needs its node");
         }
@@ -50,11 +53,13 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
         return new TaskSpan(REDUCE, REDUCE, node, "cpu", false, startMs, readyMs, endMs);
     }
 
+    @JsonIgnore
     public boolean isMap() {
         return kind.equals(MAP);
     }
 
     /** A map on an FPGA, simulated or not. */
+    @JsonIgnore
     public boolean onFpga() {
         return isMap() && hardware.equals("fpga");
     }
@@ -64,30 +69,12 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
     }
 
     /** A map is one map phase; a reduce its shuffle (start to ready) and its reduce (ready to end). */
+    @JsonIgnore
     public List<Phase> phases() {
         if (isMap()) {
             return List.of(new Phase("map", node, startMs, endMs));
         }
         return List.of(new Phase("shuffle", node, startMs, readyMs), new Phase("reduce", node, readyMs, endMs));
-    }
-
-    /** The CSV row under {@link #CSV_HEADER}. */
-    public String toCsv() {
-        return String.join(",", Csv.quote(task), kind, Csv.quote(node), Csv.quote(hardware), Boolean.toString(simulated),
-            Long.toString(startMs), Long.toString(readyMs), Long.toString(endMs));
-    }
-
-    /** Parses a row written by {@link #toCsv()}; an IllegalArgumentException names what is wrong. */
-    public static TaskSpan parseCsv(String row) {
-        List<String> f = Csv.split(row.strip());
-        if (f.size() != 8) {
-            throw new IllegalArgumentException("expected 8 fields (" + CSV_HEADER + "), got " + f.size());
-        }
-        if (!f.get(4).equals("true") && !f.get(4).equals("false")) {
-            throw new IllegalArgumentException("simulated must be true or false, got '" + f.get(4) + "'");
-        }
-        return new TaskSpan(f.get(0), f.get(1), f.get(2), f.get(3), Boolean.parseBoolean(f.get(4)), Long.parseLong(f.get(5)),
-            Long.parseLong(f.get(6)), Long.parseLong(f.get(7)));
     }
 
     /** The host part of the node name ({@code host:port} inside YARN). */

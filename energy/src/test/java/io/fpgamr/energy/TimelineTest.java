@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,13 +46,17 @@ class TimelineTest {
     }
 
     @Test
-    void aSpanReadsBackFromItsCsvRow() {
-        TaskSpan s = new TaskSpan("task_1_0001_m_000003", TaskSpan.MAP, "host,with,commas:8042", "fpga", true, 10, 20, 30);
-        assertEquals(s, TaskSpan.parseCsv(s.toCsv()));
-        assertEquals(List.of(new TaskSpan.Phase("shuffle", "n", 5, 7), new TaskSpan.Phase("reduce", "n", 7, 9)),
-            new TaskSpan("r", TaskSpan.REDUCE, "n", "cpu", false, 5, 7, 9).phases());
-        assertThrows(IllegalArgumentException.class, () -> TaskSpan.parseCsv("r,reduce,n,cpu,maybe,1,2,3"));
-        assertThrows(IllegalArgumentException.class, () -> TaskSpan.parseCsv("r,sort,n,cpu,false,1,2,3"));
+    void spansReadBackFromTheirCsvForm() throws IOException {
+        List<TaskSpan> spans = List.of(new TaskSpan("task_1_0001_m_000003", TaskSpan.MAP, "host,with,commas:8042", "fpga", true, 10, 20, 30),
+            new TaskSpan("task_1_0001_r_000000", TaskSpan.REDUCE, "n", "cpu", false, 5, 7, 9));
+        StringWriter w = new StringWriter();
+        TaskSpan.CSV.write(w, spans);
+        assertTrue(w.toString().startsWith("task,kind,node,hardware,simulated,start_ms,ready_ms,end_ms\n"), w.toString());
+        assertEquals(spans, TaskSpan.CSV.read(new StringReader(w.toString()), "spans"));
+        assertEquals(List.of(new TaskSpan.Phase("shuffle", "n", 5, 7), new TaskSpan.Phase("reduce", "n", 7, 9)), spans.get(1).phases());
+        String header = "task,kind,node,hardware,simulated,start_ms,ready_ms,end_ms\n";
+        IOException bad = assertThrows(IOException.class, () -> TaskSpan.CSV.read(new StringReader(header + "r,sort,n,cpu,false,1,2,3\n"), "f"));
+        assertTrue(bad.getMessage().startsWith("f:2: "), bad.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new Timeline(5, 4, List.of()));
     }
 }

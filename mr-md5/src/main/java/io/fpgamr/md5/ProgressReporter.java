@@ -12,7 +12,7 @@ import org.apache.hadoop.mapreduce.TaskType;
 /**
  * While a job runs: its map and reduce progress on stderr (in place on a terminal, else a line
  * when it changed, at most every 5 s), and once a second its {@link JobProgress} for the live
- * dashboards, handed to {@code publish}.
+ * dashboards (labelled simulated when the maps' FPGAs are), handed to {@code publish}.
  */
 final class ProgressReporter implements AutoCloseable {
     private final Thread thread;
@@ -80,7 +80,7 @@ final class ProgressReporter implements AutoCloseable {
             // what is not known stays -1
         }
         return JobProgress.launcher(String.valueOf(job.getJobID()), node, hashed, config.domain().size(), submitMs, maps, shuffles, reduces,
-            containers, fpga);
+            containers, fpga).withSimulated(config.simulatedFpga());
     }
 
     private static int running(TaskReport[] reports, float fromProgress, float toProgress) {

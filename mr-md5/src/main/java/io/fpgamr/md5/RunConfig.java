@@ -39,6 +39,16 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
         targets = List.copyOf(targets);
     }
 
+    /**
+     * Whether the maps' FPGAs are simulated devices, as far as the run says before it starts: a
+     * vsim device, a vsim-pN design, or the embedded cluster (whose FPGAs are all simulated). Once
+     * a job ran, its timeline says exactly which maps were.
+     */
+    public boolean simulatedFpga() {
+        return engine.usesFpga() && (engine.device() != null && engine.device().simulated()
+            || design != null && FpgaRequest.isVsimDesign(design) || cluster instanceof ClusterTarget.Embedded);
+    }
+
     /** {@code --accel fpga}: every map needs an FPGA. */
     public boolean fpgaOnly() {
         return engine.kind() == EngineSpec.Kind.FPGA;

@@ -4,8 +4,10 @@ import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.fpga.FpgaEngine;
 import io.fpgamr.energy.TaskSpan;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Reader;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +21,7 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
  * The job's timeline as its tasks record it: each task writes its {@link TaskSpan} as a side file of
- * the job output ({@code _span-<task>}, a CSV header and row) that is committed with its output, so
+ * the job output ({@code _span-<task>}, in {@link TaskSpan#CSV}'s form) that is committed with its output, so
  * the local runner, the embedded cluster and a real cluster give the launcher the same timeline,
  * with only the attempts that succeeded.
  */
@@ -73,8 +75,8 @@ public final class TaskSpans {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while finding the task's work output", e);
         }
-        try (OutputStream out = file.getFileSystem(context.getConfiguration()).create(file, true)) {
-            out.write((TaskSpan.CSV_HEADER + "\n" + span.toCsv() + "\n").getBytes(StandardCharsets.UTF_8));
+        try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
+            TaskSpan.CSV.write(out, List.of(span));
         }
     }
 
@@ -82,16 +84,12 @@ public final class TaskSpans {
     public static List<TaskSpan> read(FileSystem fs, Path outputDir) throws IOException {
         List<TaskSpan> spans = new ArrayList<>();
         for (FileStatus st : fs.listStatus(outputDir, p -> p.getName().startsWith(PREFIX))) {
-            try (InputStream in = fs.open(st.getPath())) {
-                List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-                if (lines.size() != 2 || !lines.get(0).equals(TaskSpan.CSV_HEADER)) {
-                    throw new IOException(st.getPath() + ": not a task span (" + TaskSpan.CSV_HEADER + ")");
+            try (Reader in = new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8)) {
+                List<TaskSpan> one = TaskSpan.CSV.read(in, st.getPath().toString());
+                if (one.size() != 1) {
+                    throw new IOException(st.getPath() + ": " + one.size() + " task spans, not one");
                 }
-                try {
-                    spans.add(TaskSpan.parseCsv(lines.get(1)));
-                } catch (IllegalArgumentException e) {
-                    throw new IOException(st.getPath() + ": " + e.getMessage(), e);
-                }
+                spans.addAll(one);
             }
         }
         return spans;

@@ -37,7 +37,8 @@ public final class PowerChart {
     public static XYChart build(JobEnergy e, String title) {
         PerSecond t = e.perSecond();
         boolean anyPower = !t.nodeWatts().isEmpty();
-        String heading = title + (anyPower ? "" : " (no power source: task counts only)");
+        String heading = title + (anyPower ? "" : " (no power source: task counts only)")
+            + (e.job().simulated() ? " (maps on a simulated FPGA: modelled)" : "");
         XYChart chart = new XYChartBuilder().width(1100).height(520).title(heading)
             .xAxisTitle("time since submission [s]").yAxisTitle(anyPower ? powerAxisTitle(e) : "running tasks").build();
         Styler st = chart.getStyler();
