@@ -7,6 +7,7 @@
  * last message beat whole) and the batch size (a multiple of the digests per
  * beat, so each batch's digests start bus-aligned in a zero-copy buffer). */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "fpgamr_bus.h"
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
+#include "fpgamr_targets.h"
 
 #define DEFAULT_BATCH ((uint64_t)FPGAMR_BATCH_VALUES)
 #define MATCH_CAP 4096u
@@ -77,24 +79,58 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int fpgamr_lock_device(int fd, const char *opts, long *waited_ms)
+/* the flock, waiting up to wait_ms: 0, FPGAMR_EBUSY (*waited_ms: how long)
+ * or FPGAMR_ENODEV */
+static int lock_device(int fd, const char *opts, long *waited_ms)
 {
     char val[32];
     long wait = 0;
     if (fpgamr_opt(opts, "wait_ms", val, sizeof val)) wait = strtol(val, NULL, 0);
     double t0 = now_s();
-    if (waited_ms) *waited_ms = 0;
+    *waited_ms = 0;
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) return 0;
         if (errno == EINTR) continue;
         if (errno != EWOULDBLOCK) return FPGAMR_ENODEV;
         long spent = (long)(1e3 * (now_s() - t0));
-        if (waited_ms) *waited_ms = spent;
+        *waited_ms = spent;
         if (spent >= wait) return FPGAMR_EBUSY;
         long nap = wait - spent < 20 ? wait - spent : 20;  /* poll every 20 ms */
         struct timespec ts = {0, nap * 1000000L};
         nanosleep(&ts, NULL);
     }
+}
+
+int fpgamr_bus_lock(int fd, const char *opts, const char *bus, const char *what, char *err, size_t errlen)
+{
+    long waited = 0;
+    int rc = lock_device(fd, opts, &waited);
+    if (rc == FPGAMR_EBUSY && waited > 0)
+        snprintf(err, errlen, "%s: device busy: %s is locked by another opener (waited %ld ms)", bus, what, waited);
+    else if (rc == FPGAMR_EBUSY)
+        snprintf(err, errlen, "%s: device busy: %s is locked by another opener", bus, what);
+    else if (rc)
+        snprintf(err, errlen, "%s: cannot lock %s: %s", bus, what, strerror(errno));
+    return rc;
+}
+
+int fpgamr_bus_fail(void (*close)(void *ctx), void *ctx, int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    if (close) close(ctx);
+    return rc;
+}
+
+void fpgamr_bus_setup(fpgamr_bus *bus, const fpgamr_bus *ops, void *ctx, const char *opts)
+{
+    char val[32];
+    *bus = *ops;
+    bus->ctx = ctx;
+    bus->mhz = 50.0;
+    if (fpgamr_opt(opts, "mhz", val, sizeof val)) bus->mhz = strtod(val, NULL);
 }
 
 /* host time outside the simulator: wall time minus time inside vsim calls */
@@ -528,7 +564,6 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
 }
 
 /* ------------------------------------------------------------------ search path */
-static int cmp16(const void *a, const void *b) { return memcmp(a, b, 16); }
 static int cmpu64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -583,7 +618,7 @@ static int fallback_batch(fpgamr_dev *d, uint64_t start, uint64_t n, int width, 
     d->st.short_batches += extra_short;
     if (rc == 0)
         for (uint64_t i = 0; i < *hashed; i++)
-            if (bsearch(dig + 16 * i, sorted, nt, 16, cmp16)) sink_add(s, start + i);
+            if (fpgamr_targets_contain(sorted, nt, dig + 16 * i)) sink_add(s, start + i);
     free(dig);
     d->st.fallback_batches++;
     return rc;
@@ -599,6 +634,8 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     int rc = check_width(d, width);
     if (rc) return rc;
     if (ntargets && !targets) return fail(d, FPGAMR_EINVAL, "targets is NULL");
+    if (!fpgamr_targets_sorted(targets, ntargets))
+        return fail(d, FPGAMR_EINVAL, "targets must be sorted ascending without duplicates (fpgamr_targets.h)");
     if (max_matches && !matches_out) return fail(d, FPGAMR_EINVAL, "matches_out is NULL");
     if (count == 0) return 0;
     if (ntargets == 0) return 0;  /* nothing can match: nothing is checked */
@@ -608,14 +645,7 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
         if ((rc = ensure_buf(d, &d->mbuf[i], bus_round(d, (size_t)MATCH_CAP * FPGAMR_MATCH_RECORD_BYTES)))) return rc;
 
     host_begin(d);
-    uint8_t *sorted = malloc(ntargets * 16);
-    if (!sorted) {
-        host_end(d);
-        return fail(d, FPGAMR_ENOMEM, "out of memory for the target set");
-    }
-    memcpy(sorted, targets, ntargets * 16);
-    qsort(sorted, ntargets, 16, cmp16);
-    load_filter(d, sorted, ntargets);
+    load_filter(d, targets, ntargets);
     uint64_t nb = (count + B - 1) / B;
     /* overflowed batches: their number and the values the device checked */
     struct { uint64_t k, n; } *overflowed = calloc((size_t)nb, sizeof *overflowed);
@@ -656,7 +686,7 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
             for (uint32_t i = 0; i < r.match_count; i++, rec += FPGAMR_MATCH_RECORD_BYTES) {
                 uint64_t v;
                 memcpy(&v, rec, 8);
-                if (v - bstart < nk && bsearch(rec + 16, sorted, ntargets, 16, cmp16)) sink_add(&sink, v);
+                if (v - bstart < nk && fpgamr_targets_contain(targets, ntargets, rec + 16)) sink_add(&sink, v);
             }
             if (sink.n > first && first < max_matches) {
                 size_t upto = sink.n < max_matches ? sink.n : max_matches;
@@ -675,13 +705,12 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     /* batches whose match buffer overflowed: exact re-check through the hash path */
     for (size_t i = 0; rc == 0 && i < noverflow; i++) {
         uint64_t n = overflowed[i].n, rechecked = 0;
-        rc = fallback_batch(d, start + overflowed[i].k * B, n, width, sorted, ntargets, &sink, &rechecked);
+        rc = fallback_batch(d, start + overflowed[i].k * B, n, width, targets, ntargets, &sink, &rechecked);
         done -= n - rechecked;  /* what the re-check did not confirm was not checked */
         d->st.values -= n - rechecked;
     }
 out:
     free(overflowed);
-    free(sorted);
     if (values_done) *values_done = done;
     if (nmatches) *nmatches = sink.n;
     d->st.wall_seconds += now_s() - t0;

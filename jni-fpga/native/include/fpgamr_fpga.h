@@ -115,7 +115,9 @@ int fpgamr_hash_range(fpgamr_dev *dev, uint64_t start, uint64_t count, int width
                       uint64_t *values_done);
 
 /* Search path: values start .. start+count-1 are generated on the device;
- * every value whose MD5 equals one of the ntargets 16-byte digests is
+ * every value whose MD5 equals one of the ntargets 16-byte digests (sorted
+ * ascending without duplicates, fpgamr_targets.h: a set is sorted once
+ * where it is made, e.g. fpgamr_md5_targets_digests; else FPGAMR_EINVAL) is
  * reported (filter on chip, exact confirmation on the host). The first
  * max_matches go to matches_out (in increasing order within a batch);
  * *nmatches gets the total number found, *values_done the values the device

@@ -82,12 +82,16 @@ int64_t fpgamr_md5_hash_values(fpgamr_md5 *engine, const uint64_t *values, uint6
                                uint8_t *out);
 
 /*
- * A prepared set of target digests (n * 16 bytes; order and duplicates do not matter). Immutable
- * once made: one set may be shared by several engines and threads. NULL on allocation failure.
+ * A prepared set of target digests (n * 16 bytes; order and duplicates do not matter: the set is
+ * sorted here, once). Immutable once made: one set may be shared by several engines and threads.
+ * NULL on allocation failure.
  */
 fpgamr_md5_targets *fpgamr_md5_targets_new(const uint8_t *digests, uint32_t n);
 void fpgamr_md5_targets_free(fpgamr_md5_targets *targets);
 uint32_t fpgamr_md5_targets_size(const fpgamr_md5_targets *targets);
+/* The set's digests, sorted ascending without duplicates (fpgamr_targets.h): what the FPGA
+ * driver's fpgamr_search_range takes, so that both engines share one sorted set. */
+const uint8_t *fpgamr_md5_targets_digests(const fpgamr_md5_targets *targets);
 
 /*
  * search mode: the values of [start, start + count) whose digest is in `targets`. Writes the first

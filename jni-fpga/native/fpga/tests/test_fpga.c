@@ -14,26 +14,15 @@
 
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
-#include "md5_ref.h"
-
-static int passed, failed;
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (cond) passed++;                                               \
-        else {                                                            \
-            failed++;                                                     \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
-            printf(__VA_ARGS__);                                          \
-            printf("\n");                                                 \
-        }                                                                 \
-    } while (0)
+#include "fpgamr_targets.h"
+#include "testing.h"
 
 static uint64_t check_range(const uint8_t *dig, uint64_t start, uint64_t count, int w)
 {
     uint64_t bad = 0;
     for (uint64_t i = 0; i < count; i++) {
         uint8_t d[16];
-        md5_ref_value(start + i, w, d);
+        ref_value(start + i, w, d);
         if (memcmp(d, dig + 16 * i, 16)) bad++;
     }
     return bad;
@@ -103,11 +92,11 @@ static void test_faults(unsigned p)
     d = open_faulty(p, "drop@3");
     if (d) {
         uint8_t tg[2 * 16];
-        md5_ref_value(start + 10, 4, tg);                 /* batch 1: found */
-        md5_ref_value(start + 8192 + 700, 4, tg + 16);    /* batch 3, second half of its 777: dropped */
+        ref_value(start + 10, 4, tg);                 /* batch 1: found */
+        ref_value(start + 8192 + 700, 4, tg + 16);    /* batch 3, second half of its 777: dropped */
         uint64_t m[4];
         size_t nm = 0;
-        int rc = fpgamr_search_range(d, start, count, 4, tg, 2, m, 4, &nm, &done);
+        int rc = fpgamr_search_range(d, start, count, 4, tg, fpgamr_targets_sort(tg, 2), m, 4, &nm, &done);
         fpgamr_get_stats(d, &st);
         CHECK(rc == 0 && done == count - (777 - 388) && nm == 1 && m[0] == start + 10 && st.short_batches == 1,
               "drop@3 search: rc %d, done %llu, %zu matches", rc, (unsigned long long)done, nm);
@@ -123,7 +112,7 @@ static void test_faults(unsigned p)
         uint8_t tg[16];
         uint64_t m[4];
         size_t nm = 0;
-        md5_ref_value(start + 3, 4, tg);
+        ref_value(start + 3, 4, tg);
         rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
         CHECK(rc == 0 && done == count && nm == 1 && m[0] == start + 3, "search after the DMA error: rc %d: %s", rc,
               fpgamr_last_error(d));
@@ -135,7 +124,7 @@ static void test_faults(unsigned p)
     d = open_faulty(p, "dma_error@1");
     if (d) {
         uint8_t tg[16];
-        md5_ref_value(start + 5000, 4, tg);
+        ref_value(start + 5000, 4, tg);
         uint64_t m[4];
         size_t nm = 0;
         int rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
@@ -153,7 +142,7 @@ static void test_faults(unsigned p)
         d = open_faulty(p, "hang@2");
         if (!d) continue;
         uint8_t tg[16];
-        md5_ref_value(1, 4, tg);
+        ref_value(1, 4, tg);
         uint64_t m[4];
         size_t nm = 0;
         double t0 = now_ms();
@@ -272,14 +261,23 @@ int main(int argc, char **argv)
         uint64_t planted[] = {start, start + 4095, start + 4096, start + 9000, start + count - 1};
         size_t np = sizeof planted / sizeof planted[0];
         uint8_t *tg = malloc((np + 2) * 16);
-        for (size_t i = 0; i < np; i++) md5_ref_value(planted[i], 5, tg + 16 * i);
-        md5_ref_value(start - 1, 5, tg + 16 * np);          /* just outside the range */
-        md5_ref_value(start + count, 5, tg + 16 * (np + 1));
+        for (size_t i = 0; i < np; i++) ref_value(planted[i], 5, tg + 16 * i);
+        ref_value(start - 1, 5, tg + 16 * np);          /* just outside the range */
+        ref_value(start + count, 5, tg + 16 * (np + 1));
         uint64_t m[16];
         size_t nm = 0;
         uint64_t done = 0;
         fpgamr_reset_stats(d);
-        int rc = fpgamr_search_range(d, start, count, 5, tg, np + 2, m, 16, &nm, &done);
+        size_t nt = fpgamr_targets_sort(tg, np + 2);
+        {   /* unsorted targets are refused: a set is sorted once, where it is made */
+            uint8_t two[32];
+            memcpy(two, tg + 16, 16);
+            memcpy(two + 16, tg, 16);
+            CHECK(fpgamr_search_range(d, start, count, 5, two, 2, m, 16, &nm, &done) == FPGAMR_EINVAL &&
+                      strstr(fpgamr_last_error(d), "sorted"),
+                  "unsorted targets: %s", fpgamr_last_error(d));
+        }
+        int rc = fpgamr_search_range(d, start, count, 5, tg, nt, m, 16, &nm, &done);
         CHECK(rc == 0, "search rc %d: %s", rc, fpgamr_last_error(d));
         CHECK(done == count, "values_done %llu", (unsigned long long)done);
         CHECK(nm == np, "nmatches %zu", nm);
@@ -292,13 +290,13 @@ int main(int argc, char **argv)
               (unsigned long long)st.values);
         /* the thesis example in the 28-bit domain */
         uint8_t t1[16];
-        md5_ref_value(0x123, 4, t1);
+        ref_value(0x123, 4, t1);
         rc = fpgamr_search_range(d, 0, 10000, 4, t1, 1, m, 16, &nm, &done);
         CHECK(rc == 0 && nm == 1 && m[0] == 0x123 && done == 10000, "find 0x123: rc %d nm %zu", rc, nm);
         /* more matches than max_matches: total still counted */
         uint8_t *many = malloc(40 * 16);
-        for (int i = 0; i < 40; i++) md5_ref_value(1000 + (uint64_t)i * 3, 4, many + 16 * i);
-        rc = fpgamr_search_range(d, 1000, 200, 4, many, 40, m, 16, &nm, &done);
+        for (int i = 0; i < 40; i++) ref_value(1000 + (uint64_t)i * 3, 4, many + 16 * i);
+        rc = fpgamr_search_range(d, 1000, 200, 4, many, fpgamr_targets_sort(many, 40), m, 16, &nm, &done);
         CHECK(rc == 0 && nm == 40 && done == 200 && m[0] == 1000 && m[15] == 1045, "truncated matches nm %zu", nm);
         free(many);
         free(tg);
@@ -341,11 +339,11 @@ int main(int argc, char **argv)
         CHECK(d != NULL, "open %s: %s", spec2, err);
         size_t nt = 5000;
         uint8_t *tg = malloc(nt * 16);
-        for (size_t i = 0; i < nt; i++) md5_ref_value(50000 + 2 * i, 4, tg + 16 * i);
+        for (size_t i = 0; i < nt; i++) ref_value(50000 + 2 * i, 4, tg + 16 * i);
         uint64_t *m = malloc(nt * sizeof *m);
         size_t nm = 0;
         uint64_t done = 0;
-        int rc = d ? fpgamr_search_range(d, 50000, 16384, 4, tg, nt, m, nt, &nm, &done) : -1;
+        int rc = d ? fpgamr_search_range(d, 50000, 16384, 4, tg, fpgamr_targets_sort(tg, nt), m, nt, &nm, &done) : -1;
         fpgamr_stats st;
         if (d) fpgamr_get_stats(d, &st);
         CHECK(rc == 0 && nm == nt && done == 16384, "overflow search rc %d nm %zu", rc, nm);

@@ -46,6 +46,10 @@ final class NativeMd5 {
 
     static native void fpgamr_md5_targets_free(Pointer targets);
 
+    static native int fpgamr_md5_targets_size(Pointer targets);
+
+    static native Pointer fpgamr_md5_targets_digests(Pointer targets);
+
     static native long fpgamr_md5_search_range(Pointer engine, Pointer targets, long start, long count, int width,
             Pointer found, long foundCap, Pointer done);
 }

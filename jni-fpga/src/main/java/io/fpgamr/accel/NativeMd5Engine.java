@@ -18,17 +18,12 @@ import java.nio.charset.StandardCharsets;
 public final class NativeMd5Engine implements Md5Engine {
     private static final Cleaner CLEANER = Cleaner.create();
 
-    /** Native resources, freed once, by close() or when the engine becomes unreachable. */
+    /** The native engine, freed once, by close() or when the engine becomes unreachable. */
     private static final class Handles implements Runnable {
         Pointer engine;
-        Pointer targets;
 
         @Override
         public synchronized void run() {
-            if (targets != null) {
-                NativeMd5.fpgamr_md5_targets_free(targets);
-                targets = null;
-            }
             if (engine != null) {
                 NativeMd5.fpgamr_md5_close(engine);
                 engine = null;
@@ -41,7 +36,6 @@ public final class NativeMd5Engine implements Md5Engine {
     private final String kernel;
     private final int threads;
     private final int lanes;
-    private TargetSet targetsOf;
     private Memory found = new Memory(8 * 64);
     private final Memory done = new Memory(8);
     private long hashed;
@@ -203,25 +197,6 @@ public final class NativeMd5Engine implements Md5Engine {
         return scratch;
     }
 
-    private Pointer nativeTargets(TargetSet targets) {
-        if (targets != targetsOf) {
-            synchronized (handles) {
-                if (handles.targets != null) {
-                    NativeMd5.fpgamr_md5_targets_free(handles.targets);
-                    handles.targets = null;
-                }
-                ByteBuffer d = targets.sortedDigests();
-                Pointer t = NativeMd5.fpgamr_md5_targets_new(at(d), targets.size());
-                if (t == null) {
-                    throw new OutOfMemoryError("native target set of " + targets.size());
-                }
-                handles.targets = t;
-            }
-            targetsOf = targets;
-        }
-        return handles.targets;
-    }
-
     @Override
     public long[] searchRange(long start, long count, int width, TargetSet targets) {
         checkWidth(width);
@@ -231,13 +206,13 @@ public final class NativeMd5Engine implements Md5Engine {
         if (count == 0 || targets.size() == 0) {
             return new long[0];
         }
-        Pointer t = nativeTargets(targets);
+        Pointer t = targets.nativeSet().handle();
         for (;;) {
             long cap = found.size() / 8;
             long m = check(NativeMd5.fpgamr_md5_search_range(engine(), t, start, count, width, found, cap, done),
                     "searchRange(" + start + ", " + count + ", " + width + ")");
             if (m <= cap) {
-                hashed += done.getLong(0);
+                hashed += done.getLong(0); // a search retried for more room counts once
                 return found.getLongArray(0, (int) m);
             }
             if (m > Integer.MAX_VALUE - 8) {

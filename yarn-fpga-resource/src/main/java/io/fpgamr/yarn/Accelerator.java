@@ -1,5 +1,6 @@
 package io.fpgamr.yarn;
 
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
 import java.io.StringReader;
@@ -168,7 +169,7 @@ abstract class Accelerator {
     private void writeLoaded(Loaded l) throws IOException {
         StringWriter w = new StringWriter();
         l.toProperties().store(w, "the design " + name + " holds");
-        DesignPackage.writeAtomically(stateDir.resolve(DESIGN_FILE), out -> out.write(w.toString().getBytes(StandardCharsets.ISO_8859_1)));
+        AtomicFiles.write(stateDir.resolve(DESIGN_FILE), w.toString().getBytes(StandardCharsets.ISO_8859_1));
     }
 
     synchronized void markUnhealthy(String why, long recoveryMs) {

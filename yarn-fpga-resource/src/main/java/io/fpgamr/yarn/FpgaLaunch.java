@@ -20,7 +20,9 @@ import org.apache.hadoop.yarn.server.nodemanager.containermanager.linux.resource
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.resourceplugin.ResourcePlugin;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.resourceplugin.deviceframework.DeviceMappingManager;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.resourceplugin.deviceframework.DevicePluginAdapter;
+import org.apache.hadoop.yarn.exceptions.ConfigurationException;
 import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerPrepareContext;
+import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerStartContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -257,8 +259,23 @@ final class FpgaLaunch {
         return free;
     }
 
+    /** The executor's own launch of a container. */
+    @FunctionalInterface
+    interface Launch {
+        int launch(ContainerStartContext ctx) throws IOException, ConfigurationException;
+    }
+
+    /** Launches the container with the executor's {@code launch}, then takes back its devices ({@link #finished}). */
+    int launch(ContainerStartContext ctx, Launch launch) throws IOException, ConfigurationException {
+        try {
+            return launch.launch(ctx);
+        } finally {
+            finished(ctx.getContainer());
+        }
+    }
+
     /** After the container's process ended: its fault report, then its devices back. */
-    void finished(Container c) {
+    private void finished(Container c) {
         if (node == null) {
             return;
         }

@@ -1,5 +1,6 @@
 package io.fpgamr.yarn;
 
+import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -65,9 +66,9 @@ final class VsimAccelerator extends Accelerator {
         if (design.kind() != DesignPackage.Kind.VSIM) {
             throw new IOException(design.describe() + " is a hardware design, " + name + " a simulated device");
         }
-        if (!design.platform().equals(DesignPackage.hostPlatform())) {
+        if (!design.platform().equals(NativeArtifacts.platform())) {
             throw new IOException(design.describe() + " is a model for " + design.platform() + ", this node is "
-                + DesignPackage.hostPlatform());
+                + NativeArtifacts.platform());
         }
         Path model = stateDir.resolve(MODEL);
         design.extract(design.modelEntry(), model);

@@ -5,7 +5,8 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.NativeArtifacts;
+import io.fpgamr.accel.NativeTargets;
 import io.fpgamr.accel.TargetSet;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
@@ -23,7 +24,8 @@ import java.util.Map;
  * model ({@code vsim:pipelines=N,...}). One native call per range: the driver cuts it into 2^18-value
  * device batches with two in flight. Nothing is copied in Java: {@link #hashRange} hands the
  * caller's direct buffer to the driver (and the device writes it itself when the buffer came from
- * {@link #digestBuffer}); {@link #searchRange} hands it {@link TargetSet#sortedDigests()}.
+ * {@link #digestBuffer}); {@link #searchRange} hands it the target set's native digests, sorted once
+ * ({@link TargetSet#nativeSet()}, shared with the CPU engine).
  *
  * <p>A device belongs to one process at a time (the driver takes an flock): a second opener gets
  * {@link FpgaOpenException} with {@link FpgaOpenException#busy()}, at once or after the spec's
@@ -55,14 +57,18 @@ public final class FpgaEngine implements Md5Engine {
     /**
      * The driver's figures since open (or {@link #resetStats()}). {@code values} is what the device
      * counted (its DONE register), {@code shortBatches} the batches whose count fell short of what
-     * they were given.
+     * they were given. {@code modelledDeviceSeconds} is modelled, never measured: the device's
+     * cycle counter over the clock the spec names ({@code mhz}, default 50), on the board as on the
+     * simulated device; {@code simulated} says the device itself was the Verilated model, so that
+     * every figure derived from these (and the maps' times, energy and TpW of the process that ran
+     * it) is labelled as such. Host and wall seconds are measured on this host.
      */
-    public record Stats(long batches, long values, long deviceCycles, double deviceSeconds, double hostSeconds,
-            double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
+    public record Stats(boolean simulated, long batches, long values, long deviceCycles, double modelledDeviceSeconds,
+            double hostSeconds, double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
             long zeroCopyBatches, long shortBatches) {
         /** Host time per batch over modelled device time per batch. */
         public double hostShare() {
-            return deviceSeconds > 0 ? hostSeconds / deviceSeconds : 0;
+            return modelledDeviceSeconds > 0 ? hostSeconds / modelledDeviceSeconds : 0;
         }
     }
 
@@ -146,9 +152,9 @@ public final class FpgaEngine implements Md5Engine {
     }
 
     /**
-     * A vsim spec without {@code lib=} (and no {@code FPGAMR_VSIM_DIR}) gets the model library this
-     * jar carries, extracted beside libfpgamr.so. Other specs are left alone (the driver then looks
-     * in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
+     * A vsim spec without {@code lib=} (and no {@code FPGAMR_VSIM_DIR}) gets the model library
+     * {@link NativeArtifacts} finds (the jar's, extracted). Other specs are left alone (the driver
+     * then looks in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
      */
     static DeviceSpec withPackagedModel(DeviceSpec spec, Map<String, String> env) {
         String dir = env.get("FPGAMR_VSIM_DIR");
@@ -159,17 +165,13 @@ public final class FpgaEngine implements Md5Engine {
         return lib == null ? spec : spec.withLib(lib);
     }
 
-    /** The jar's libfpgamr-vsim-pN.so for this platform, extracted; null when the jar has none. */
+    /** The simulated device's model libfpgamr-vsim-pN.so as {@link NativeArtifacts} finds it; null when it finds none. */
     public static Path packagedModel(int pipelines) {
-        String platform = NativeLoader.platform();
-        String resource = "/native/" + platform + "/libfpgamr-vsim-p" + pipelines + ".so";
-        if (FpgaEngine.class.getResource(resource) == null) {
-            return null;
-        }
+        String model = NativeArtifacts.vsimModel(pipelines);
         try {
-            return NativeLoader.extract(resource, platform);
+            return NativeArtifacts.find(model).orElse(null);
         } catch (IOException e) {
-            throw new FpgaOpenException(FpgaNative.ENODEV, "cannot extract " + resource + ": " + e);
+            throw new FpgaOpenException(FpgaNative.ENODEV, "cannot extract " + model + ": " + e);
         }
     }
 
@@ -194,11 +196,17 @@ public final class FpgaEngine implements Md5Engine {
         return bus;
     }
 
+    /** True on the Verilated model ({@code vsim}): what it did was simulated, and its times are modelled. */
+    @Override
+    public boolean simulated() {
+        return bus.equals("vsim");
+    }
+
     public int pipelines() {
         return pipelines;
     }
 
-    /** The clock the driver's modelled device time uses. */
+    /** The clock the driver's modelled device time uses (the spec's {@code mhz}, a declared figure). */
     public double mhz() {
         return mhz;
     }
@@ -305,12 +313,12 @@ public final class FpgaEngine implements Md5Engine {
         if (count == 0 || targets.size() == 0) {
             return new long[0];
         }
-        ByteBuffer digests = targets.sortedDigests();
-        Pointer t = Native.getDirectBufferPointer(digests);
+        NativeTargets nt = targets.nativeSet();
+        Pointer t = nt.digests();
         String what = "searchRange(" + start + ", " + count + ", " + width + ")";
         for (;;) {
             long cap = matches.size() / 8;
-            int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
+            int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(nt.size()), matches,
                     new NativeLong(cap), counts, counts.share(8));
             long n = Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
             // what the device checked, by its own counter: fewer than count when a batch came back
@@ -340,7 +348,7 @@ public final class FpgaEngine implements Md5Engine {
     public Stats stats() {
         FpgaNative.Stats s = new FpgaNative.Stats();
         FpgaNative.fpgamr_get_stats(dev(), s);
-        return new Stats(s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
+        return new Stats(simulated(), s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
                 s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches, s.short_batches);
     }
 

@@ -35,7 +35,7 @@ class DesignPackageTest {
         assertEquals(DesignPackage.Kind.VSIM, a.kind());
         assertEquals("md5acc-vsim-p4", a.name());
         assertEquals(4, a.pipelines());
-        assertEquals(DesignPackage.hostPlatform(), a.platform());
+        assertEquals(io.fpgamr.accel.NativeArtifacts.platform(), a.platform());
         assertEquals("model/libfpgamr-vsim-p4.so", a.modelEntry());
         assertEquals(DesignPackage.sha256(tmp.resolve("a.zip")), a.sha256());
         assertEquals(64, a.sha256().length());

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.accel.JavaMd5Engine;
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.TargetSet;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -59,7 +59,7 @@ class FpgaEngineTest {
     void jarCarriesTheSimulatedDevices() {
         for (int p : new int[] {1, 4}) {
             Path lib = FpgaEngine.packagedModel(p);
-            assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeLoader.platform());
+            assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeArtifacts.platform());
             assertTrue(Files.isRegularFile(lib), lib.toString());
         }
         String s = packaged("vsim:pipelines=4,mhz=50", Map.of());
@@ -111,7 +111,8 @@ class FpgaEngineTest {
                 assertEquals(2 * 4096 + 7, st.values());
                 // never more than one digest per pipeline per clock (the bus width may allow fewer)
                 assertTrue(st.deviceCycles() >= (2 * 4096 + 7) / p, "cycles " + st.deviceCycles());
-                assertEquals(st.deviceCycles() / 50e6, st.deviceSeconds(), 1e-9);
+                assertEquals(st.deviceCycles() / 50e6, st.modelledDeviceSeconds(), 1e-9);
+                assertTrue(st.simulated() && e.simulated(), "a vsim device is labelled simulated");
                 assertTrue(st.hostSeconds() > 0 && st.wallSeconds() > 0, st.toString());
                 // the engine's count is the device's: every value of every call, once
                 assertEquals(5L * 2 * (4096 * 2 + 321) + 2 * 4096 + 7, e.valuesHashed());
