@@ -17,17 +17,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Measures jobs for the job launcher. Start it before submitting a job, report progress while the
- * job runs (optional: it feeds the node exporter through the spool), and finish with the job's
- * record to get its {@link JobEnergy} and its folder (report.md, power.png, power.svg,
- * samples.csv, energy.json):
+ * Measures jobs for the job launcher. Start it before submitting a job, and finish with the job's
+ * record (what the job produced: its values hashed and its timeline) to get its {@link JobEnergy}
+ * and its folder (report.md, power.png, power.svg, samples.csv, energy.json). Data flows one way:
+ * the monitor reads the job's record and calls nothing of the job; the job's live progress goes to
+ * the spool from the launcher ({@link ProgressSpool}).
  *
  * <pre>{@code
  * try (EnergyMonitor monitor = EnergyMonitor.start(EnergyConfig.defaults())) {
  *     long submit = System.currentTimeMillis();
- *     ... submit, and each second: monitor.progress(JobProgress.launcher(id, node, hashed, 1L << bits, submit, maps, shuffles, reduces, containers, fpgas));
- *     JobEnergy e = monitor.finish(new JobRecord(id, submit, done, hashed, spans), jobDir);
- *     summary.put("energy", e.toMap());
+ *     ... the job runs ...
+ *     JobEnergy e = monitor.finish(new JobRecord(id, hashed, new Timeline(submit, done, spans)), jobDir);
  * }
  * }</pre>
  *
@@ -39,15 +39,12 @@ public final class EnergyMonitor implements AutoCloseable {
     private final EnergyConfig config;
     private final Discovery.Result discovered;
     private final Sampler sampler;
-    private final ProgressSpool spool;
     private final long startedMs;
-    private volatile JobProgress lastProgress;
 
     private EnergyMonitor(EnergyConfig config, Discovery.Result discovered, Sampler sampler) {
         this.config = config;
         this.discovered = discovered;
         this.sampler = sampler;
-        this.spool = config.spool() == null ? null : new ProgressSpool(config.spool());
         this.startedMs = System.currentTimeMillis();
     }
 
@@ -87,18 +84,6 @@ public final class EnergyMonitor implements AutoCloseable {
         return "energy: " + config.node() + " (" + config.nodeType() + ")" + (p.measured() ? " measured by " : " modelled, not measured: ") + p.describe();
     }
 
-    /** Hands the job's progress to the node exporter through the spool (if one is configured). */
-    public void progress(JobProgress p) {
-        lastProgress = p;
-        if (spool != null) {
-            try {
-                spool.write(p);
-            } catch (IOException e) {
-                // progress is for live dashboards only; the job's figures do not depend on it
-            }
-        }
-    }
-
     /**
      * Computes the job's figures from the samples of its window and, when {@code jobDir} is not
      * null, writes its folder. The monitor keeps sampling: a launcher repeating the job calls this
@@ -117,20 +102,7 @@ public final class EnergyMonitor implements AutoCloseable {
         if (jobDir != null) {
             JobDir.write(jobDir, e, config.singleMachine());
         }
-        markDone(job.jobId(), JobProgress.SUCCEEDED);
         return e;
-    }
-
-    /** Tells the exporter the job failed, so its live figures stop. */
-    public void failed(String jobId) {
-        markDone(jobId, JobProgress.FAILED);
-    }
-
-    private void markDone(String jobId, String state) {
-        JobProgress p = lastProgress;
-        if (p != null && p.job().equals(jobId)) {
-            progress(p.withState(state, System.currentTimeMillis()));
-        }
     }
 
     /** Writes the mean ± sd summary of repeated runs into {@code setDir} (runs in run-1, run-2, ...). */

@@ -1,15 +1,14 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.design.FpgaContainer;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.commons.cli.CommandLine;
@@ -278,11 +277,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         Path clientConf = Path.of(cl.getOptionValue("client-conf")).toAbsolutePath();
         try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, devices)) {
-            Path tmp = clientConf.resolveSibling(clientConf.getFileName() + ".tmp");
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                c.config().writeXml(out);
-            }
-            Files.move(tmp, clientConf, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            AtomicFiles.write(clientConf, c.config()::writeXml);
             System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -2,6 +2,7 @@ package io.fpgamr.md5;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.energy.EnergyConfig;
 import io.fpgamr.energy.EnergyMonitor;
 import io.fpgamr.energy.JobEnergy;
@@ -132,26 +133,28 @@ public class Launcher extends Configured implements Tool {
         FileSystem fs = outDir.getFileSystem(conf);
 
         long submitMs = System.currentTimeMillis();
-        boolean ok;
-        try (ProgressReporter progress = new ProgressReporter(job, config, monitor.config().node(), submitMs, monitor::progress, err)) {
+        String jobId;
+        long doneMs;
+        WorkCounts counts;
+        try (ProgressReporter progress = new ProgressReporter(job, config, monitor.config().node(), submitMs,
+            ProgressReporter.spool(monitor.config().spool()), err)) {
             job.submit();
             err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.label() + " over 2^" + config.domain().bits() + " values, "
                 + config.targets().size() + " target(s), engine " + config.engine());
-            ok = job.waitForCompletion(false);
-        }
-        long doneMs = System.currentTimeMillis();
-        String jobId = job.getJobID().toString();
-        if (!ok) {
-            monitor.failed(jobId);
-            String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
-            throw new JobFailedException("job " + jobId + " failed: "
-                + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
-        }
-        WorkCounts counts = WorkCounts.of(job.getCounters());
-        String problems = counts.problems(mode, config.domain());
-        if (problems != null) {
-            monitor.failed(jobId);
-            throw new JobFailedException("job " + jobId + " did not check out: " + problems);
+            boolean ok = job.waitForCompletion(false);
+            doneMs = System.currentTimeMillis();
+            jobId = job.getJobID().toString();
+            counts = ok ? WorkCounts.of(job.getCounters()) : null;
+            String problems = ok ? counts.problems(mode, config.domain()) : null;
+            progress.finish(ok && problems == null);
+            if (!ok) {
+                String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
+                throw new JobFailedException("job " + jobId + " failed: "
+                    + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
+            }
+            if (problems != null) {
+                throw new JobFailedException("job " + jobId + " did not check out: " + problems);
+            }
         }
         Timeline timeline = new Timeline(submitMs, doneMs, TaskSpans.read(fs, outDir));
         List<String> found = readPreimages(fs, outDir);
@@ -183,7 +186,7 @@ public class Launcher extends Configured implements Tool {
 
     private static void writeSummaryJson(RunConfig config, JobSummary summary) throws IOException {
         if (config.summaryJson() != null) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(config.summaryJson().toFile(), summary);
+            AtomicFiles.write(config.summaryJson(), new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(summary));
         }
     }
 }

@@ -1,8 +1,12 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.energy.JobProgress;
+import io.fpgamr.energy.Mappers;
+import io.fpgamr.energy.ProgressSpool;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.function.Consumer;
 import org.apache.hadoop.mapred.TIPStatus;
 import org.apache.hadoop.mapreduce.Job;
@@ -16,8 +20,18 @@ import org.apache.hadoop.mapreduce.TaskType;
  */
 final class ProgressReporter implements AutoCloseable {
     private final Thread thread;
+    private final Job job;
+    private final RunConfig config;
+    private final String node;
+    private final long submitMs;
+    private final Consumer<JobProgress> publish;
 
     ProgressReporter(Job job, RunConfig config, String node, long submitMs, Consumer<JobProgress> publish, PrintStream err) {
+        this.job = job;
+        this.config = config;
+        this.node = node;
+        this.submitMs = submitMs;
+        this.publish = publish;
         boolean tty = System.console() != null;
         thread = new Thread(() -> {
             String last = "";
@@ -91,6 +105,31 @@ final class ProgressReporter implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /** The job's last word for the dashboards, once it ended: succeeded or failed, with its final count. */
+    void finish(boolean succeeded) {
+        publish.accept(progressOf(job, config, node, submitMs).withState(succeeded ? JobProgress.SUCCEEDED : JobProgress.FAILED,
+            System.currentTimeMillis()));
+    }
+
+    /**
+     * Writes each progress to its file in the spool folder {@code spoolDir} (the node exporter
+     * reads it), replaced atomically; nothing without a spool. Progress is for the live dashboards
+     * only: a write that fails is left for the next second.
+     */
+    static Consumer<JobProgress> spool(Path spoolDir) {
+        if (spoolDir == null) {
+            return p -> { };
+        }
+        ProgressSpool spool = new ProgressSpool(spoolDir);
+        return p -> {
+            try {
+                AtomicFiles.write(spool.fileOf(p.job(), p.writer()), Mappers.JSON.writeValueAsBytes(p));
+            } catch (IOException e) {
+                // the job's figures do not depend on it
+            }
+        };
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.fpgamr.md5;
 
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.accel.fpga.FpgaEngine;
 import io.fpgamr.energy.TaskSpan;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -33,8 +32,7 @@ public final class TaskSpans {
 
     /** Records a map that began at {@code setupMs} (its JVM's start in a YARN container) and ends now, hashing on {@code engine}. */
     static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, Md5Engine engine, long setupMs) throws IOException {
-        boolean simulated = engine instanceof FpgaEngine f && f.spec().simulated();
-        write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), engine.kind(), simulated, taskStart(setupMs), setupMs,
+        write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), engine.kind(), engine.simulated(), taskStart(setupMs), setupMs,
             System.currentTimeMillis()));
     }
 
