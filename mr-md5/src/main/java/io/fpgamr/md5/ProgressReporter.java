@@ -39,6 +39,9 @@ final class ProgressReporter implements AutoCloseable {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     Thread.sleep(1000);
+                    if (job.getJobID() == null) {
+                        continue; // not submitted yet: no job to report on
+                    }
                     publish.accept(progressOf(job, config, node, submitMs));
                     String now = String.format("map %3.0f%% reduce %3.0f%%", 100 * job.mapProgress(), 100 * job.reduceProgress());
                     long t = System.currentTimeMillis();
