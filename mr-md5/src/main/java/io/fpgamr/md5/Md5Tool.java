@@ -368,6 +368,7 @@ public class Md5Tool extends Configured implements Tool {
         StageTimes stages = StageTimes.of(spans, submitMs, doneMs);
         Map<String, Object> summary = summary(o, domain, hashed, stages, spans, copyTo != null ? copyTo.toString() : outDir.toString());
         summary.put("job_id", job.getJobID().toString());
+        summary.putAll(TaskFigures.of(job.getCounters()));
         if (design != null) {
             summary.put("design", design);
         }
