@@ -88,9 +88,9 @@ class JobChecksTest {
         assertEquals(0, r.code(), r.err());
         assertEquals(List.of(Fpgamr.potLine(77, BITS)), r.outLines());
         JsonNode s = Fpgamr.summary(tmp.resolve("summary.json"));
-        assertEquals(1L << BITS, s.get("map_output_records").asLong());
-        assertEquals(1L << BITS, s.get("reduce_input_records").asLong());
-        assertEquals(1 + 4 + 16, s.get("bytes_per_record").asDouble());
+        assertEquals(1L << BITS, s.get("shuffle").get("map_output_records").asLong());
+        assertEquals(1L << BITS, s.get("shuffle").get("reduce_input_records").asLong());
+        assertEquals(1 + 4 + 16, s.get("shuffle").get("bytes_per_record").asDouble());
         assertEquals(0, s.get("preimages_rejected").asLong());
         assertTrue(r.err().contains("  shuffle: 1048576 map output records, 1048576 reduce input records, 21.0 bytes per record"), r.err());
         JsonNode p = progress();

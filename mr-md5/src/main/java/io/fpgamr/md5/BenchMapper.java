@@ -14,6 +14,7 @@ public class BenchMapper extends EngineMapper<ByteWritable, HashedValue> {
     private final ByteWritable key = new ByteWritable();
     private final HashedValue value = new HashedValue();
     private ByteBuffer digests;
+    private final byte[] batch = new byte[16 * JobKeys.BATCH];
     private ByteKeyCollector<?, ?> collector;
 
     @Override
@@ -29,15 +30,17 @@ public class BenchMapper extends EngineMapper<ByteWritable, HashedValue> {
     protected void hashBatch(long start, int n, Context context) throws IOException, InterruptedException {
         int width = domain.width();
         digests.clear();
-        engine.hashRange(start, n, width, digests);
+        hashRange(start, n, digests, context);
+        // one bulk copy out of the engine's (direct, possibly device) buffer, then plain array copies
+        digests.get(0, batch, 0, 16 * n);
         if (collector != null) {
-            collector.collectHashedRange(start, n, width, digests);
+            collector.collectHashedRange(start, n, width, batch);
             return;
         }
         byte[] b = value.bytes();
         for (int i = 0; i < n; i++) {
             long v = start + i;
-            HashedValue.encode(v, width, digests, i, b, 0);
+            HashedValue.encode(v, width, batch, i, b, 0);
             key.set((byte) v);
             context.write(key, value);
         }

@@ -37,9 +37,11 @@ public final class BenchShuffle {
         // compress; on one machine and on loopback the codec's CPU costs more than the bytes it saves.
         setDefault(conf, MRJobConfig.MAP_OUTPUT_COMPRESS, "false");
 
-        // Reduce side: keep the fetched map outputs in memory and reduce straight from them (Hadoop's
-        // default writes them all to disk first), merging all segments in one pass when they do
-        // not fit. The local runner's reduces share this JVM: each gets its part of the budget.
+        // Reduce side: keep the fetched map outputs in memory and reduce straight from them, key run
+        // by key run (KeyRunShuffle; Hadoop's default writes them all to disk first and merges them
+        // back), Hadoop's merge of all segments in one pass when they do not fit. The local
+        // runner's reduces share this JVM: each gets its part of the budget.
+        setDefault(conf, MRConfig.SHUFFLE_CONSUMER_PLUGIN, KeyRunShuffle.class.getName());
         setDefault(conf, MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, "1.0");
         setDefault(conf, MRJobConfig.SHUFFLE_MERGE_PERCENT, "0.9");
         setDefault(conf, MRJobConfig.IO_SORT_FACTOR, "100");

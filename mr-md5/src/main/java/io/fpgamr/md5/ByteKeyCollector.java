@@ -2,7 +2,6 @@ package io.fpgamr.md5;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -284,9 +283,9 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     /**
      * One pair per value of {@code [start, start + count)}: key = the value's least significant
      * byte, value = {@link HashedValue#encode message ‖ digest}, the digests at {@code 16 * i} of
-     * {@code digests} (an engine's buffer). Counted as {@code count} map output records.
+     * {@code digests} (a batch of an engine's digests). Counted as {@code count} map output records.
      */
-    public synchronized void collectHashedRange(long start, int count, int width, ByteBuffer digests) throws IOException {
+    public synchronized void collectHashedRange(long start, int count, int width, byte[] digests) throws IOException {
         if (width + 16 != valueBytes) {
             throw new IOException("values of " + (width + 16) + " bytes, this collector takes " + valueBytes);
         }

@@ -6,6 +6,9 @@ import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.TargetSet;
 import io.fpgamr.accel.design.FpgaContainer;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
@@ -22,6 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(EngineMapper.class);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     protected Domain domain;
     protected Md5Engine engine;
@@ -63,6 +67,30 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         if (engine.kind().equals("fpga")) {
             LocalTasks.FPGA_MAPS.incrementAndGet();
         }
+    }
+
+    /** The engine's digests of {@code [start, start + count)} into {@code digests}, its CPU time counted. */
+    protected final void hashRange(long start, int count, ByteBuffer digests, Context context) {
+        long t0 = THREADS.getCurrentThreadCpuTime();
+        engine.hashRange(start, count, domain.width(), digests);
+        countEngineCpu(t0, context);
+    }
+
+    /** The values of {@code [start, start + count)} the engine reports as preimages, its CPU time counted. */
+    protected final long[] searchRange(long start, int count, Context context) {
+        long t0 = THREADS.getCurrentThreadCpuTime();
+        long[] found = engine.searchRange(start, count, domain.width(), targets);
+        countEngineCpu(t0, context);
+        return found;
+    }
+
+    /**
+     * CPU time of this thread inside the engine's calls: all of the engine's work with the native
+     * engine on one thread (the default, one vcore per map) and the Java engine; the driver's host
+     * time on an FPGA. What the job spends outside it is the framework's.
+     */
+    private void countEngineCpu(long t0, Context context) {
+        context.getCounter(Md5Counters.ENGINE_CPU_US).increment((THREADS.getCurrentThreadCpuTime() - t0) / 1000);
     }
 
     /** Hashes the values {@code [start, start + count)}, {@code count <= BATCH}, and emits what the mode emits for them. */

@@ -5,7 +5,6 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
@@ -17,7 +16,6 @@ import org.apache.hadoop.io.Writable;
  */
 public class HashedValue implements Writable, Configurable {
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private Configuration conf;
     private byte[] bytes = new byte[0];
@@ -46,16 +44,14 @@ public class HashedValue implements Writable, Configurable {
 
     /**
      * Writes value {@code v}'s bytes, message ‖ digest, at {@code dst[off]}: the message is {@code v}
-     * big-endian in {@code width} bytes, the digest is the 16 bytes at {@code 16 * index} of an
-     * engine's digest buffer (in whatever byte order the buffer reads, the bytes land as the engine wrote them).
+     * big-endian in {@code width} bytes, the digest is the 16 bytes at {@code 16 * index} of
+     * {@code digests} (a batch of an engine's digests).
      */
-    public static void encode(long v, int width, ByteBuffer digests, int index, byte[] dst, int off) {
+    public static void encode(long v, int width, byte[] digests, int index, byte[] dst, int off) {
         for (int j = 0; j < width; j++) {
             dst[off + j] = (byte) (v >>> (8 * (width - 1 - j)));
         }
-        VarHandle longs = digests.order() == ByteOrder.BIG_ENDIAN ? LONG_BE : LONG_LE;
-        longs.set(dst, off + width, digests.getLong(16 * index));
-        longs.set(dst, off + width + 8, digests.getLong(16 * index + 8));
+        System.arraycopy(digests, 16 * index, dst, off + width, 16);
     }
 
     /** Bytes 0..7 of the digest in a value's bytes at {@code off}, big-endian, as {@code TargetSet} takes them. */

@@ -25,6 +25,7 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.Tool;
 
@@ -163,9 +164,10 @@ public class Launcher extends Configured implements Tool {
             fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
         }
         JobEnergy energy = monitor.finish(new JobRecord(jobId, counts.valuesHashed(), timeline), energyDir);
-        JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, timeline,
-            energy.toMap(), FpgaFigures.of(job.getCounters(), timeline.simulated()));
-        long fallback = job.getCounters().findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
+        Counters counters = job.getCounters();
+        JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
+            timeline, energy.toMap(), FpgaFigures.of(counters, timeline.simulated()));
+        long fallback = counters.findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
         return new RunReport.JobRun(found, summary, energy, fallback, energyDir);
     }
 

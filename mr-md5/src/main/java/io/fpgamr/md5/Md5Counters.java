@@ -8,6 +8,8 @@ public enum Md5Counters {
     PREIMAGES_FOUND,
     /** Values an engine reported as preimages whose host re-check failed: never written. */
     PREIMAGES_REJECTED,
+    /** CPU time of the maps' threads inside the engine's calls, microseconds (see {@code EngineMapper}). */
+    ENGINE_CPU_US,
     /** Bench maps whose output {@link ByteKeyCollector} wrote (the others fell back to Hadoop's MapOutputBuffer). */
     COLLECTOR_MAPS,
     /** Map tasks that hashed with the pure-Java engine because no native kernel was available. */

@@ -44,9 +44,9 @@ final class RunPrinter {
     private void job(RunReport.JobRun run) {
         JobSummary s = run.summary();
         err.printf("fpgamr: values hashed %d of %d%n", s.valuesHashed(), s.valuesExpected());
-        if (s.mapOutputRecords() != null) {
-            err.printf(Locale.ROOT, "  shuffle: %d map output records, %d reduce input records, %.1f bytes per record%n", s.mapOutputRecords(),
-                s.reduceInputRecords(), s.bytesPerRecord());
+        if (s.shuffle() != null) {
+            err.printf(Locale.ROOT, "  shuffle: %d map output records, %d reduce input records, %.1f bytes per record%n",
+                s.shuffle().mapOutputRecords(), s.shuffle().reduceInputRecords(), s.shuffle().bytesPerRecord());
         }
         err.printf("  %-8s %9s%n", "stage", "seconds");
         JobSummary.Stages st = s.stages();

@@ -16,7 +16,7 @@ public class SearchMapper extends EngineMapper<NullWritable, Text> {
 
     @Override
     protected void hashBatch(long start, int count, Context context) throws IOException, InterruptedException {
-        for (long v : engine.searchRange(start, count, domain.width(), targets)) {
+        for (long v : searchRange(start, count, context)) {
             preimages.write(v, context);
         }
     }

@@ -27,11 +27,6 @@ record WorkCounts(long valuesHashed, long preimagesRejected, long mapOutputRecor
         return 1 + domain.width() + 16;
     }
 
-    /** Bytes per map output record, as the shuffle counted them; 0 without records. */
-    double bytesPerRecord() {
-        return mapOutputRecords == 0 ? 0 : (double) mapOutputBytes / mapOutputRecords;
-    }
-
     /** What does not check out, in one line, or null: a job with such a line is a failed job. */
     String problems(Md5Job.Mode mode, Domain domain) {
         long n = domain.size();
