@@ -90,7 +90,7 @@ int main(int argc, char **argv)
     for (int zc = 0; zc < 2; zc++) {
         uint8_t *dig = zc ? dma : heap;
         fpgamr_reset_stats(d);
-        rc = fpgamr_hash_range(d, 0, count, width, dig);
+        rc = fpgamr_hash_range(d, 0, count, width, dig, NULL);
         fpgamr_get_stats(d, &st);
         uint64_t bad = 0;
         for (uint64_t i = 0; rc == 0 && i < count; i += 4099) {

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define FPGAMR_MD5_API_VERSION 1
+#define FPGAMR_MD5_API_VERSION 2
 
 /* Codes -1 and -4 mean the same as in fpgamr_fpga.h; the MD5-only codes are -20 and below. */
 #define FPGAMR_MD5_OK 0
@@ -70,13 +70,16 @@ int fpgamr_md5_lanes(const fpgamr_md5 *engine);
 
 /*
  * bench mode: writes the digests of values [start, start + count) to out (16 * count bytes).
- * The range must lie in [0, 2^(8 * width)). Returns FPGAMR_MD5_OK or an error.
+ * The range must lie in [0, 2^(8 * width)). Returns the number of values the engine's threads
+ * hashed (each thread counts the values it handed its kernel; the sum is count when all is well),
+ * or a negative error.
  */
-int fpgamr_md5_hash_range(fpgamr_md5 *engine, uint64_t start, uint64_t count, int width, uint8_t *out);
+int64_t fpgamr_md5_hash_range(fpgamr_md5 *engine, uint64_t start, uint64_t count, int width, uint8_t *out);
 
-/* bench mode on an array: digests of values[0..count) (each < 2^(8 * width)) to out. */
-int fpgamr_md5_hash_values(fpgamr_md5 *engine, const uint64_t *values, uint64_t count, int width,
-                           uint8_t *out);
+/* bench mode on an array: digests of values[0..count) (each < 2^(8 * width)) to out; returns
+ * the values hashed, as fpgamr_md5_hash_range does. */
+int64_t fpgamr_md5_hash_values(fpgamr_md5 *engine, const uint64_t *values, uint64_t count, int width,
+                               uint8_t *out);
 
 /*
  * A prepared set of target digests (n * 16 bytes; order and duplicates do not matter). Immutable
@@ -88,9 +91,10 @@ uint32_t fpgamr_md5_targets_size(const fpgamr_md5_targets *targets);
 
 /*
  * search mode: the values of [start, start + count) whose digest is in `targets`. Writes the first
- * min(matches, found_cap) of them, ascending, to found, and the number of values examined (count,
- * when no error) to *done (when not NULL). Returns the number of matches (which may exceed
- * found_cap: call again with more room), or a negative error.
+ * min(matches, found_cap) of them, ascending, to found, and the number of values the engine's
+ * threads examined to *done (when not NULL): the sum of what each thread handed its kernel, count
+ * when all is well, 0 when there is no target (nothing is hashed) or on an error. Returns the
+ * number of matches (which may exceed found_cap: call again with more room), or a negative error.
  */
 int64_t fpgamr_md5_search_range(fpgamr_md5 *engine, const fpgamr_md5_targets *targets, uint64_t start,
                                 uint64_t count, int width, uint64_t *found, uint64_t found_cap,

@@ -108,6 +108,7 @@ typedef struct scratch {
     uint32_t bm_words;
     uint32_t bm_ntset; /* T values whose bits are set in bitmap */
     int oom;
+    uint64_t done; /* values this thread hashed in the current call */
 } scratch;
 
 struct fpgamr_md5 {
@@ -299,6 +300,7 @@ static int check_range(uint64_t start, uint64_t count, int width) {
 /* -------------------------------------------------------------------------- bench mode -- */
 
 typedef struct hash_job {
+    fpgamr_md5 *e;
     const fpgamr_kernel *k;
     uint64_t start, count;
     const uint64_t *values; /* NULL: a range */
@@ -309,8 +311,8 @@ typedef struct hash_job {
 } hash_job;
 
 static void hash_worker(void *p, int tid) {
-    (void)tid;
     hash_job *j = p;
+    uint64_t *done = &j->e->scr[tid].done;
     for (;;) {
         const uint64_t it = atomic_fetch_add(&j->next, 1);
         if (it >= j->items) {
@@ -329,6 +331,7 @@ static void hash_worker(void *p, int tid) {
                     x1[q] = md5_word1(v, j->w);
                 }
                 j->k->hash_words(x0, x1, m, j->w, out + 16 * i);
+                *done += m;
             }
             continue;
         }
@@ -338,6 +341,7 @@ static void hash_worker(void *p, int tid) {
             const uint64_t room = (UINT64_C(1) << 32) - lo32;
             const uint32_t take = (uint32_t)(n < room ? n : room);
             j->k->hash_seg((uint32_t)(v >> 32), lo32, take, j->w, out);
+            *done += take;
             out += 16 * (size_t)take;
             v += take;
             n -= take;
@@ -345,26 +349,37 @@ static void hash_worker(void *p, int tid) {
     }
 }
 
-static int hash_common(fpgamr_md5 *e, uint64_t start, const uint64_t *values, uint64_t count, int width,
-                       uint8_t *out) {
-    hash_job j = {.k = e->k, .start = start, .count = count, .values = values, .w = width, .out = out};
-    atomic_init(&j.next, 0);
-    j.items = (count + HASH_CHUNK - 1) / HASH_CHUNK;
-    if (j.items == 0) {
-        return FPGAMR_MD5_OK;
+/* The values the threads of e hashed in the call that just ended. */
+static uint64_t done_sum(const fpgamr_md5 *e) {
+    uint64_t sum = 0;
+    for (int t = 0; t < e->threads; t++) {
+        sum += e->scr[t].done;
     }
-    run_job(e, hash_worker, &j);
-    return FPGAMR_MD5_OK;
+    return sum;
 }
 
-int fpgamr_md5_hash_range(fpgamr_md5 *e, uint64_t start, uint64_t count, int width, uint8_t *out) {
+static int64_t hash_common(fpgamr_md5 *e, uint64_t start, const uint64_t *values, uint64_t count, int width,
+                           uint8_t *out) {
+    hash_job j = {.e = e, .k = e->k, .start = start, .count = count, .values = values, .w = width, .out = out};
+    atomic_init(&j.next, 0);
+    j.items = (count + HASH_CHUNK - 1) / HASH_CHUNK;
+    for (int t = 0; t < e->threads; t++) {
+        e->scr[t].done = 0;
+    }
+    if (j.items > 0) {
+        run_job(e, hash_worker, &j);
+    }
+    return (int64_t)done_sum(e);
+}
+
+int64_t fpgamr_md5_hash_range(fpgamr_md5 *e, uint64_t start, uint64_t count, int width, uint8_t *out) {
     if (e == NULL || (out == NULL && count > 0) || !check_range(start, count, width)) {
         return FPGAMR_MD5_EINVAL;
     }
     return hash_common(e, start, NULL, count, width, out);
 }
 
-int fpgamr_md5_hash_values(fpgamr_md5 *e, const uint64_t *values, uint64_t count, int width, uint8_t *out) {
+int64_t fpgamr_md5_hash_values(fpgamr_md5 *e, const uint64_t *values, uint64_t count, int width, uint8_t *out) {
     if (e == NULL || ((out == NULL || values == NULL) && count > 0) || !check_range(0, 1, width)) {
         return FPGAMR_MD5_EINVAL;
     }
@@ -571,6 +586,7 @@ static void search_worker(void *p, int tid) {
             s.stride = UINT64_C(1) << L;
             s.n = n;
             k->search_x0(&s, (uint32_t)inner, n);
+            r->done += n;
         } else {
             /* x0 fixed (h = outer), x1 from lo = inner + i */
             const uint64_t h = outer;
@@ -585,6 +601,7 @@ static void search_worker(void *p, int tid) {
             s.stride = 1;
             s.n = n;
             k->search_x1(&s, (uint32_t)inner, n);
+            r->done += n;
         }
     }
 }
@@ -615,10 +632,7 @@ int64_t fpgamr_md5_search_range(fpgamr_md5 *e, const fpgamr_md5_targets *targets
         return FPGAMR_MD5_EINVAL;
     }
     if (count == 0 || targets->n == 0) {
-        if (done) {
-            *done = count;
-        }
-        return 0;
+        return 0; /* nothing to hash: no value can match */
     }
     const uint32_t nt = targets->n;
     search_job j;
@@ -687,6 +701,7 @@ int64_t fpgamr_md5_search_range(fpgamr_md5 *e, const fpgamr_md5_targets *targets
         scratch *r = &e->scr[t];
         r->nfound = 0;
         r->oom = 0;
+        r->done = 0;
         if (need_x0) {
             uint32_t *tv = realloc(r->tvals, nt * sizeof *tv);
             if (tv == NULL) {
@@ -737,7 +752,7 @@ int64_t fpgamr_md5_search_range(fpgamr_md5 *e, const fpgamr_md5_targets *targets
     }
     free(all);
     if (done) {
-        *done = count;
+        *done = done_sum(e);
     }
     return (int64_t)total;
 }

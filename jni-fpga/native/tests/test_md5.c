@@ -135,8 +135,8 @@ static int scale = 1; /* smaller under emulation: FPGAMR_TEST_SCALE=4 divides si
 static void check_range(fpgamr_md5 *e, const char *kn, uint64_t start, uint64_t count, int w) {
     uint8_t *out = malloc(16 * count + 16);
     out[16 * count] = 0xa5; /* must stay: nothing written past the end */
-    int rc = fpgamr_md5_hash_range(e, start, count, w, out);
-    CHECK(rc == FPGAMR_MD5_OK, "%s hash_range rc %d", kn, rc);
+    int64_t rc = fpgamr_md5_hash_range(e, start, count, w, out);
+    CHECK(rc == (int64_t)count, "%s hash_range hashed %lld of %llu", kn, (long long)rc, (unsigned long long)count);
     int bad = 0;
     for (uint64_t i = 0; i < count && bad < 3; i++) {
         uint8_t d[16];
@@ -170,8 +170,8 @@ static void check_values(fpgamr_md5 *e, const char *kn, int w, uint64_t n) {
         }
     }
     uint8_t *out = malloc(16 * n);
-    int rc = fpgamr_md5_hash_values(e, vals, n, w, out);
-    CHECK(rc == FPGAMR_MD5_OK, "%s hash_values rc %d", kn, rc);
+    int64_t rc = fpgamr_md5_hash_values(e, vals, n, w, out);
+    CHECK(rc == (int64_t)n, "%s hash_values hashed %lld of %llu", kn, (long long)rc, (unsigned long long)n);
     int bad = 0;
     for (uint64_t i = 0; i < n; i++) {
         uint8_t d[16];
@@ -367,7 +367,15 @@ static void test_kernel(const char *kn, int threads) {
     CHECK(fpgamr_md5_hash_range(e, 0, 1, 9, d) == FPGAMR_MD5_EINVAL, "width 9 accepted");
     CHECK(fpgamr_md5_hash_range(e, UINT32_MAX, 2, 4, d) == FPGAMR_MD5_EINVAL, "range past 2^32 accepted for w=4");
     CHECK(fpgamr_md5_hash_range(e, UINT64_MAX, 2, 8, d) == FPGAMR_MD5_EINVAL, "range past 2^64 accepted");
-    CHECK(fpgamr_md5_hash_range(e, UINT32_MAX, 1, 4, d) == FPGAMR_MD5_OK, "last value of w=4 refused");
+    CHECK(fpgamr_md5_hash_range(e, UINT32_MAX, 1, 4, d) == 1, "last value of w=4 refused");
+    CHECK(fpgamr_md5_hash_range(e, 0, 0, 4, d) == 0, "an empty range hashes nothing");
+    {   /* no target: nothing is hashed, and the engine says so */
+        fpgamr_md5_targets *none = fpgamr_md5_targets_new(NULL, 0);
+        uint64_t done = 1;
+        CHECK(fpgamr_md5_search_range(e, none, 0, 1000, 4, NULL, 0, &done) == 0 && done == 0, "no target: done %llu",
+              (unsigned long long)done);
+        fpgamr_md5_targets_free(none);
+    }
     fpgamr_md5_close(e);
 }
 

@@ -63,6 +63,117 @@ static void *open_waiting(void *arg)
     return NULL;
 }
 
+static fpgamr_dev *open_faulty(unsigned p, const char *fault)
+{
+    char spec[256], err[512];
+    snprintf(spec, sizeof spec, "vsim:pipelines=%u,batch=4096,timeout_ms=400,fault=%s", p, fault);
+    fpgamr_dev *d = fpgamr_open(spec, err, sizeof err);
+    CHECK(d != NULL, "open %s: %s", spec, err);
+    return d;
+}
+
+/* The simulated device's injected faults, as the driver reports them: a DMA
+ * error and a hang are clean errors (the batches before them counted, the
+ * device usable afterwards), a dropped batch is no error but fewer values. */
+static void test_faults(unsigned p)
+{
+    const uint64_t count = 4096 * 2 + 777, start = 0x5000;
+    uint8_t *dig = malloc(16 * count);
+    uint64_t done = 0;
+    fpgamr_stats st;
+
+    /* drop@2 on the hash path: batch 2 does its first 2048 values */
+    fpgamr_dev *d = open_faulty(p, "drop@2");
+    if (d) {
+        int rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        fpgamr_get_stats(d, &st);
+        CHECK(rc == 0 && done == count - 2048 && st.values == done && st.short_batches == 1 && st.batches == 3,
+              "drop@2 hash: rc %d, done %llu of %llu, short %llu", rc, (unsigned long long)done, (unsigned long long)count,
+              (unsigned long long)st.short_batches);
+        CHECK(check_range(dig, start, 4096 + 2048, 4) == 0 && check_range(dig + 16 * 8192, start + 8192, 777, 4) == 0,
+              "drop@2: the digests the device did are right");
+        CHECK(strstr(fpgamr_last_error(d), "batch 2: device did 2048 of 4096 values") != NULL, "drop message: %s",
+              fpgamr_last_error(d));
+        rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the drop: done %llu",
+              (unsigned long long)done);
+        fpgamr_close(d);
+    }
+    /* drop@3 on the search path: the dropped half is neither checked nor counted */
+    d = open_faulty(p, "drop@3");
+    if (d) {
+        uint8_t tg[2 * 16];
+        md5_ref_value(start + 10, 4, tg);                 /* batch 1: found */
+        md5_ref_value(start + 8192 + 700, 4, tg + 16);    /* batch 3, second half of its 777: dropped */
+        uint64_t m[4];
+        size_t nm = 0;
+        int rc = fpgamr_search_range(d, start, count, 4, tg, 2, m, 4, &nm, &done);
+        fpgamr_get_stats(d, &st);
+        CHECK(rc == 0 && done == count - (777 - 388) && nm == 1 && m[0] == start + 10 && st.short_batches == 1,
+              "drop@3 search: rc %d, done %llu, %zu matches", rc, (unsigned long long)done, nm);
+        fpgamr_close(d);
+    }
+    /* dma_error@2, hash path: a read response error, batch 1 counted */
+    d = open_faulty(p, "dma_error@2");
+    if (d) {
+        int rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == FPGAMR_EIO && done == 4096 && strstr(fpgamr_last_error(d), "read response error"),
+              "dma_error@2 hash: rc %d, done %llu: %s", rc, (unsigned long long)done, fpgamr_last_error(d));
+        /* a search right after the read error: the device's stale read error is cleared */
+        uint8_t tg[16];
+        uint64_t m[4];
+        size_t nm = 0;
+        md5_ref_value(start + 3, 4, tg);
+        rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
+        CHECK(rc == 0 && done == count && nm == 1 && m[0] == start + 3, "search after the DMA error: rc %d: %s", rc,
+              fpgamr_last_error(d));
+        rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the DMA error: rc %d", rc);
+        fpgamr_close(d);
+    }
+    /* dma_error@1, search path: the match records' writes fail; afterwards the search is exact */
+    d = open_faulty(p, "dma_error@1");
+    if (d) {
+        uint8_t tg[16];
+        md5_ref_value(start + 5000, 4, tg);
+        uint64_t m[4];
+        size_t nm = 0;
+        int rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
+        CHECK(rc == FPGAMR_EIO && done == 0 && strstr(fpgamr_last_error(d), "write response error"),
+              "dma_error@1 search: rc %d, done %llu: %s", rc, (unsigned long long)done, fpgamr_last_error(d));
+        rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
+        fpgamr_get_stats(d, &st);
+        CHECK(rc == 0 && done == count && nm == 1 && m[0] == start + 5000 && st.filter_hits < 100,
+              "after the DMA error: rc %d, done %llu, %zu matches, %llu filter hits", rc, (unsigned long long)done, nm,
+              (unsigned long long)st.filter_hits);
+        fpgamr_close(d);
+    }
+    /* hang@2: no interrupt, a timeout, the job aborted; the device works afterwards */
+    for (int search = 0; search < 2; search++) {
+        d = open_faulty(p, "hang@2");
+        if (!d) continue;
+        uint8_t tg[16];
+        md5_ref_value(1, 4, tg);
+        uint64_t m[4];
+        size_t nm = 0;
+        double t0 = now_ms();
+        int rc = search ? fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done)
+                        : fpgamr_hash_range(d, start, count, 4, dig, &done);
+        double ms = now_ms() - t0;
+        CHECK(rc == FPGAMR_ETIMEDOUT && done == 4096 && ms >= 400 && strstr(fpgamr_last_error(d), "no interrupt within 400 ms"),
+              "hang@2 %s: rc %d, done %llu after %.0f ms: %s", search ? "search" : "hash", rc, (unsigned long long)done, ms,
+              fpgamr_last_error(d));
+        rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the hang: rc %d", rc);
+        fpgamr_close(d);
+    }
+    /* a malformed fault is refused at open */
+    char err[256];
+    CHECK(fpgamr_open("vsim:pipelines=1,fault=melt@1", err, sizeof err) == NULL && strstr(err, "bad fault"), "bad fault: %s",
+          err);
+    free(dig);
+}
+
 int main(int argc, char **argv)
 {
     unsigned p = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
@@ -107,15 +218,18 @@ int main(int argc, char **argv)
         CHECK(buf != NULL && ((uintptr_t)buf & 4095) == 0, "dma_alloc: %s", fpgamr_last_error(d));
         if (buf) {
             fpgamr_reset_stats(d);
-            int rc = fpgamr_hash_range(d, start, count, 4, buf + bus);
+            uint64_t done = 0;
+            int rc = fpgamr_hash_range(d, start, count, 4, buf + bus, &done);
             fpgamr_stats st;
             fpgamr_get_stats(d, &st);
             CHECK(rc == 0 && check_range(buf + bus, start, count, 4) == 0, "zero-copy digests rc %d", rc);
+            CHECK(done == count && st.values == count && st.short_batches == 0, "the device wrote %llu of %llu digests",
+                  (unsigned long long)done, (unsigned long long)count);
             CHECK(st.batches == 3 && st.zero_copy_batches == 3, "zero-copy batches %llu of %llu",
                   (unsigned long long)st.zero_copy_batches, (unsigned long long)st.batches);
             /* inside the buffer but not bus aligned: the copying path, same digests */
             fpgamr_reset_stats(d);
-            rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8);
+            rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8, NULL);
             fpgamr_get_stats(d, &st);
             CHECK(rc == 0 && check_range(buf + 8, start + 5, 5000, 6) == 0 && st.zero_copy_batches == 0,
                   "unaligned caller buffer rc %d zc %llu", rc, (unsigned long long)st.zero_copy_batches);
@@ -134,8 +248,10 @@ int main(int argc, char **argv)
         uint64_t start = (w >= 5) ? 0xFFFFFF000ull + (uint64_t)w * 777 : (w == 4 ? 0xFFFFF000u : 0);
         if (w < 4) { start = 0; count = (1ull << (8 * w)) < count ? (1ull << (8 * w)) : count; }
         uint8_t *dig = malloc(count * 16);
-        int rc = fpgamr_hash_range(d, start, count, w, dig);
-        CHECK(rc == 0, "hash w%d rc %d: %s", w, rc, fpgamr_last_error(d));
+        uint64_t done = 0;
+        int rc = fpgamr_hash_range(d, start, count, w, dig, &done);
+        CHECK(rc == 0 && done == count, "hash w%d rc %d, %llu of %llu done: %s", w, rc, (unsigned long long)done,
+              (unsigned long long)count, fpgamr_last_error(d));
         CHECK(check_range(dig, start, count, w) == 0, "hash w%d digests", w);
         free(dig);
     }
@@ -143,9 +259,11 @@ int main(int argc, char **argv)
         uint8_t dig[16];
         static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
                                          0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
-        CHECK(fpgamr_hash_range(d, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0, "MD5(00 00 01 23)");
-        CHECK(fpgamr_hash_range(d, 0, 0, 4, dig) == 0, "empty hash range");
-        CHECK(fpgamr_hash_range(d, 0, 1, 9, dig) == FPGAMR_EINVAL, "width 9 rejected");
+        uint64_t done = 7;
+        CHECK(fpgamr_hash_range(d, 0x123, 1, 4, dig, &done) == 0 && memcmp(dig, want, 16) == 0 && done == 1,
+              "MD5(00 00 01 23)");
+        CHECK(fpgamr_hash_range(d, 0, 0, 4, dig, &done) == 0 && done == 0, "empty hash range");
+        CHECK(fpgamr_hash_range(d, 0, 1, 9, dig, &done) == FPGAMR_EINVAL && done == 0, "width 9 rejected");
     }
 
     /* search path: planted preimages across batch boundaries, exact counts */
@@ -208,7 +326,7 @@ int main(int argc, char **argv)
             uint8_t dig[16];
             static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
                                              0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
-            CHECK(fpgamr_hash_range(w.dev, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0,
+            CHECK(fpgamr_hash_range(w.dev, 0x123, 1, 4, dig, NULL) == 0 && memcmp(dig, want, 16) == 0,
                   "the waiter's device works");
             fpgamr_close(w.dev);
         }
@@ -242,6 +360,8 @@ int main(int argc, char **argv)
         free(tg);
         if (d) fpgamr_close(d);
     }
+
+    test_faults(p);
 
     /* a bad spec and a missing library */
     CHECK(fpgamr_open("pcie:0", err, sizeof err) == NULL, "bad spec");

@@ -1,7 +1,6 @@
 package io.fpgamr.energy;
 
 import io.fpgamr.energy.report.MarkdownReport;
-import io.fpgamr.energy.sample.CsvTable;
 import io.fpgamr.energy.report.PowerChart;
 import io.fpgamr.energy.sample.Sample;
 import java.io.IOException;
@@ -35,7 +34,6 @@ public final class JobDir {
     public static final String REPORT = "report.md";
     public static final String PNG = "power.png";
     public static final String SVG = "power.svg";
-    private static final CsvTable<TaskSpan> SPANS_CSV = new CsvTable<>(TaskSpan.class, "node", "phase", "start_ms", "end_ms");
 
     private JobDir() {
     }
@@ -50,12 +48,11 @@ public final class JobDir {
         p.setProperty("values_hashed", Long.toString(e.job().valuesHashed()));
         p.setProperty("sample_period_ms", Long.toString(e.periodMs()));
         p.setProperty("single_machine", Boolean.toString(singleMachine));
-        p.setProperty("simulated", Boolean.toString(e.job().simulated()));
         e.nodeTypes().forEach((node, type) -> p.setProperty("node." + node, type));
         try (Writer w = Files.newBufferedWriter(dir.resolve(JOB), StandardCharsets.UTF_8)) {
             p.store(w, "fpgamr energy: the job's window and work");
         }
-        SPANS_CSV.write(dir.resolve(SPANS), e.job().spans());
+        TaskSpan.CSV.write(dir.resolve(SPANS), e.job().spans());
         Sample.CSV.write(dir.resolve(SAMPLES), e.samples());
         render(dir, e);
     }
@@ -86,8 +83,7 @@ public final class JobDir {
             long hashed = Long.parseLong(required(p, "values_hashed", jobFile));
             long period = Long.parseLong(p.getProperty("sample_period_ms", "1000"));
             boolean single = Boolean.parseBoolean(p.getProperty("single_machine", "false"));
-            boolean simulated = Boolean.parseBoolean(p.getProperty("simulated", "false"));
-            List<TaskSpan> spans = Files.exists(dir.resolve(SPANS)) ? SPANS_CSV.read(dir.resolve(SPANS)) : List.of();
+            List<TaskSpan> spans = Files.exists(dir.resolve(SPANS)) ? TaskSpan.CSV.read(dir.resolve(SPANS)) : List.of();
             List<Sample> samples = Files.exists(dir.resolve(SAMPLES)) ? Sample.CSV.read(dir.resolve(SAMPLES)) : List.of();
             Map<String, String> nodes = new TreeMap<>();
             for (String k : p.stringPropertyNames()) {
@@ -95,7 +91,7 @@ public final class JobDir {
                     nodes.put(k.substring(5), p.getProperty(k).trim());
                 }
             }
-            return EnergyCalculator.compute(new JobRecord(id, submit, done, hashed, spans, simulated), samples, period, single, nodes);
+            return EnergyCalculator.compute(new JobRecord(id, submit, done, hashed, spans), samples, period, single, nodes);
         } catch (NumberFormatException e) {
             throw new IOException(jobFile + ": bad number: " + e.getMessage(), e);
         }

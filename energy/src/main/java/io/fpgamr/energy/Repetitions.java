@@ -62,6 +62,11 @@ public final class Repetitions {
         return runs.stream().anyMatch(e -> e.basis().equals("modelled")) ? "modelled" : runs.isEmpty() ? "none" : runs.get(0).basis();
     }
 
+    /** Whether any run had maps on a simulated FPGA (its figures are then modelled). */
+    public boolean simulated() {
+        return runs.stream().anyMatch(JobEnergy::simulated);
+    }
+
     /** The statistic of one figure, or null when some run lacks it. */
     public Stats stat(String key) {
         return stats.get(key);
@@ -71,6 +76,7 @@ public final class Repetitions {
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runs", runs.size());
+        m.put("simulated", simulated());
         Map<String, Object> mean = new LinkedHashMap<>();
         Map<String, Object> sd = new LinkedHashMap<>();
         for (Map.Entry<String, Stats> e : stats.entrySet()) {

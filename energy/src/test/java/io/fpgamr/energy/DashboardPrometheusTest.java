@@ -111,8 +111,8 @@ class DashboardPrometheusTest {
             assertEquals("16 of 16 dashboard queries return data", c.out.lines().reduce((a, b) -> b).orElse(""));
 
             long done = System.currentTimeMillis();
-            JobEnergy e = monitor.finish(new JobRecord(job, submit, done, hashed, List.of(TaskSpan.ofMap("it-node", submit, done)), true),
-                tmp.resolve("jobdir"));
+            TaskSpan simulatedMap = new TaskSpan("m_000000", TaskSpan.MAP, "it-node", "fpga", true, submit, submit, done);
+            JobEnergy e = monitor.finish(new JobRecord(job, submit, done, hashed, List.of(simulatedMap)), tmp.resolve("jobdir"));
             assertEquals("declared", e.status());
             assertEquals("modelled", e.basis());
             assertEquals(List.of("it-node: a declared wattage, not measured",

@@ -37,8 +37,8 @@ class JobDirTest {
         for (int m = 0; m < 4; m++) {
             spans.add(TaskSpan.ofMap("x86-1", submit + 500 + m * 100, submit + 38_000 + m * 500));
         }
-        spans.addAll(TaskSpan.ofReduce("x86-1", submit + 20_000, submit + 45_000, submit + 57_000));
-        spans.addAll(TaskSpan.ofReduce("x86-1", submit + 21_000, submit + 44_000, submit + 58_000));
+        spans.add(TaskSpan.ofReduce("x86-1", submit + 20_000, submit + 45_000, submit + 57_000));
+        spans.add(TaskSpan.ofReduce("x86-1", submit + 21_000, submit + 44_000, submit + 58_000));
         return EnergyCalculator.compute(new JobRecord(id, submit, done, 1L << 26, spans), rows, 1000, true);
     }
 
@@ -117,7 +117,9 @@ class JobDirTest {
     void aJobOnASimulatedFpgaIsModelledInEveryOutputAndStaysSoWhenRenderedAgain() throws IOException {
         JobEnergy measured = sixtySeconds("job_sim", 95);
         JobRecord j = measured.job();
-        JobEnergy e = EnergyCalculator.compute(new JobRecord(j.jobId(), j.submitMs(), j.doneMs(), j.valuesHashed(), j.spans(), true),
+        List<TaskSpan> onSimulatedFpga = j.spans().stream()
+            .map(t -> t.isMap() ? new TaskSpan(t.task(), t.kind(), t.node(), "fpga", true, t.startMs(), t.readyMs(), t.endMs()) : t).toList();
+        JobEnergy e = EnergyCalculator.compute(new JobRecord(j.jobId(), j.submitMs(), j.doneMs(), j.valuesHashed(), onSimulatedFpga),
             measured.samples(), 1000, true);
         assertEquals("measured", e.status()); // the power was measured ...
         assertEquals("modelled", e.basis()); // ... but not the FPGA's

@@ -96,7 +96,7 @@ class ThesisTablesTest {
             rows.add(Sample.ok("node1", j.nodeType(), source, "node", t, t + 200, j.stageW()[stage], true, true));
         }
         List<TaskSpan> spans = new ArrayList<>(List.of(TaskSpan.ofMap("node1", SUBMIT, mapEnd)));
-        spans.addAll(TaskSpan.ofReduce("node1", mapEnd, ready, done));
+        spans.add(TaskSpan.ofReduce("node1", mapEnd, ready, done));
         return EnergyCalculator.compute(new JobRecord(j.table(), SUBMIT, done, TRANSFORMATIONS, spans), rows, 200, true);
     }
 

@@ -127,14 +127,15 @@ public final class NativeMd5Engine implements Md5Engine {
         return e;
     }
 
-    private static void check(int rc, String what) {
-        if (rc == NativeMd5.OK) {
-            return;
+    /** A native call's count (values hashed, matches), or its error as an exception. */
+    private static long check(long rc, String what) {
+        if (rc >= 0) {
+            return rc;
         }
         if (rc == NativeMd5.ENOMEM) {
-            throw new OutOfMemoryError(what + ": " + NativeMd5.fpgamr_md5_strerror(rc));
+            throw new OutOfMemoryError(what + ": " + NativeMd5.fpgamr_md5_strerror((int) rc));
         }
-        throw new IllegalArgumentException(what + ": " + NativeMd5.fpgamr_md5_strerror(rc));
+        throw new IllegalArgumentException(what + ": " + NativeMd5.fpgamr_md5_strerror((int) rc));
     }
 
     private static void checkWidth(int width) {
@@ -161,17 +162,14 @@ public final class NativeMd5Engine implements Md5Engine {
         if (count == 0) {
             return;
         }
+        String what = "hashRange(" + start + ", " + count + ", " + width + ")";
         if (out.isDirect()) {
-            check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(out)),
-                    "hashRange(" + start + ", " + count + ", " + width + ")");
-            hashed += count;
+            hashed += check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(out)), what);
             out.position(out.position() + (int) bytes);
             return;
         }
         ByteBuffer s = scratch((int) bytes);
-        check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(s)),
-                "hashRange(" + start + ", " + count + ", " + width + ")");
-        hashed += count;
+        hashed += check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(s)), what);
         s.limit((int) bytes);
         out.put(s);
     }
@@ -193,7 +191,7 @@ public final class NativeMd5Engine implements Md5Engine {
             throw new BufferOverflowException();
         }
         Pointer v = Native.getDirectBufferPointer(values).share(8L * values.position());
-        check(NativeMd5.fpgamr_md5_hash_values(engine(), v, n, width, at(out)), "hashValues");
+        hashed += check(NativeMd5.fpgamr_md5_hash_values(engine(), v, n, width, at(out)), "hashValues");
         out.position(out.position() + 16 * n);
     }
 
@@ -236,10 +234,8 @@ public final class NativeMd5Engine implements Md5Engine {
         Pointer t = nativeTargets(targets);
         for (;;) {
             long cap = found.size() / 8;
-            long m = NativeMd5.fpgamr_md5_search_range(engine(), t, start, count, width, found, cap, done);
-            if (m < 0) {
-                check((int) m, "searchRange(" + start + ", " + count + ", " + width + ")");
-            }
+            long m = check(NativeMd5.fpgamr_md5_search_range(engine(), t, start, count, width, found, cap, done),
+                    "searchRange(" + start + ", " + count + ", " + width + ")");
             if (m <= cap) {
                 hashed += done.getLong(0);
                 return found.getLongArray(0, (int) m);
@@ -254,11 +250,6 @@ public final class NativeMd5Engine implements Md5Engine {
     @Override
     public long valuesHashed() {
         return hashed;
-    }
-
-    /** Values examined by the last search (its count when it succeeded). */
-    public long lastSearchDone() {
-        return done.getLong(0);
     }
 
     @Override

@@ -198,6 +198,41 @@ class NativeMd5EngineTest {
     }
 
     @Test
+    void everyEngineCountsTheValuesItHashed() throws Exception {
+        List<String> specs = new ArrayList<>(List.of("java"));
+        for (String k : kernels()) {
+            specs.add("cpu:" + k);
+        }
+        // more preimages than the native engine's first result buffer (64): the search runs twice,
+        // and counts once
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            many.add(hex(5000 + 7L * i, 4));
+        }
+        for (String spec : specs) {
+            for (int threads : new int[] {1, 3}) {
+                try (Md5Engine e = Engines.open(spec, threads)) {
+                    assertEquals(0, e.valuesHashed());
+                    e.hashRange(0x123, 100_003, 4, ByteBuffer.allocateDirect(16 * 100_003));
+                    e.hashRange(1L << 33, 777, 5, ByteBuffer.allocate(16 * 777));
+                    assertEquals(100_780, e.valuesHashed(), spec + " x" + threads + " hash");
+                    assertEquals(100, e.searchRange(5000, 2000, 4, TargetSet.of(many)).length);
+                    assertEquals(1, e.searchRange(0, (1 << 18) + 13, 4, TargetSet.of(hex0())).length);
+                    e.searchRange(0, 0, 4, TargetSet.of(hex0()));
+                    long total = 100_780 + 2000 + (1 << 18) + 13;
+                    if (e instanceof NativeMd5Engine n) {
+                        java.nio.LongBuffer values = ByteBuffer.allocateDirect(8 * 3).order(java.nio.ByteOrder.nativeOrder())
+                                .asLongBuffer().put(new long[] {1, 2, 0xffff_ffffL}).flip();
+                        n.hashValues(values, 4, ByteBuffer.allocateDirect(48));
+                        total += 3;
+                    }
+                    assertEquals(total, e.valuesHashed(), spec + " x" + threads);
+                }
+            }
+        }
+    }
+
+    @Test
     void badArgumentsAreRefused() {
         try (Md5Engine e = Engines.open("cpu", 1)) {
             assertThrows(IllegalArgumentException.class, () -> e.hashRange(0, 1, 3, ByteBuffer.allocateDirect(16)));
@@ -277,10 +312,10 @@ class NativeMd5EngineTest {
         java.util.function.BiFunction<String, Integer, Md5Engine> missing = (k, t) -> {
             throw new UnsatisfiedLinkError("no native libfpgamr for platform linux-sparc64");
         };
-        try (Md5Engine e = Engines.open("cpu", 2, missing)) {
+        try (Md5Engine e = Engines.open(EngineSpec.cpu(), 2, missing, java.util.Map.of())) {
             assertEquals("java", e.name());
         }
-        x = assertThrows(IllegalArgumentException.class, () -> Engines.open("cpu:scalar", 2, missing));
+        x = assertThrows(IllegalArgumentException.class, () -> Engines.open(EngineSpec.parse("cpu:scalar"), 2, missing, java.util.Map.of()));
         assertTrue(x.getMessage().contains("linux-sparc64"), x.getMessage());
     }
 

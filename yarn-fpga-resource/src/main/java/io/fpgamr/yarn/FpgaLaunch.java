@@ -3,8 +3,6 @@ package io.fpgamr.yarn;
 import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.design.FpgaContainer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -269,20 +267,11 @@ final class FpgaLaunch {
             return;
         }
         String wd = c.getWorkDir();
-        if (wd != null) {
-            java.nio.file.Path report = java.nio.file.Path.of(wd, FpgaContainer.FAULT_FILE);
-            if (Files.isRegularFile(report)) {
-                try {
-                    String line = Files.readString(report, StandardCharsets.UTF_8).strip();
-                    String reason = line.contains("\t") ? line.substring(line.indexOf('\t') + 1) : line;
-                    LOG.warn("{} reports its FPGA failed: {}", cid, reason);
-                    node.fault(cid, reason.isEmpty() ? "fault reported" : reason);
-                } catch (IOException e) {
-                    node.fault(cid, "unreadable fault report: " + e.getMessage());
-                }
-            }
-        }
+        boolean fault = wd != null && node.faultReported(cid, java.nio.file.Path.of(wd));
         release(c.getContainerId(), "exited");
+        if (fault) {
+            offer(); // out of the ResourceManager's count now, not at the next health round
+        }
     }
 
     private void release(ContainerId id, String why) {
@@ -329,7 +318,7 @@ final class FpgaLaunch {
     }
 
     /** Keeps the ResourceManager's count of this node's FPGAs at the healthy ones. */
-    private void offer() {
+    private synchronized void offer() {
         NodeId id = nm.getNodeId();
         if (id == null) {
             return;

@@ -2,7 +2,7 @@ package io.fpgamr.energy.report;
 
 import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.NodeEnergy;
-import io.fpgamr.energy.Timeline;
+import io.fpgamr.energy.PerSecond;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
@@ -35,7 +35,7 @@ public final class PowerChart {
     }
 
     public static XYChart build(JobEnergy e, String title) {
-        Timeline t = e.timeline();
+        PerSecond t = e.perSecond();
         boolean anyPower = !t.nodeWatts().isEmpty();
         String heading = title + (anyPower ? "" : " (no power source: task counts only)")
             + (e.job().simulated() ? " (maps on a simulated FPGA: modelled)" : "");

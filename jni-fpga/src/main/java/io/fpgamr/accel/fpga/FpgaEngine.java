@@ -16,8 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The FPGA engine: the MD5 accelerator (hdl/rtl/md5acc_top) through its C driver in libfpgamr
@@ -35,7 +33,6 @@ import java.util.regex.Pattern;
  */
 public final class FpgaEngine implements Md5Engine {
     private static final Cleaner CLEANER = Cleaner.create();
-    private static final Pattern PIPELINES = Pattern.compile("(?:^|,)pipelines=(\\d+)(?:,|$)");
 
     /** The device handle and the DMA buffers handed out, freed once, by close() or the cleaner. */
     private static final class Handle implements Runnable {
@@ -55,10 +52,14 @@ public final class FpgaEngine implements Md5Engine {
         }
     }
 
-    /** The driver's figures since open (or {@link #resetStats()}). */
+    /**
+     * The driver's figures since open (or {@link #resetStats()}). {@code values} is what the device
+     * counted (its DONE register), {@code shortBatches} the batches whose count fell short of what
+     * they were given.
+     */
     public record Stats(long batches, long values, long deviceCycles, double deviceSeconds, double hostSeconds,
             double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
-            long zeroCopyBatches) {
+            long zeroCopyBatches, long shortBatches) {
         /** Host time per batch over modelled device time per batch. */
         public double hostShare() {
             return deviceSeconds > 0 ? hostSeconds / deviceSeconds : 0;
@@ -67,7 +68,7 @@ public final class FpgaEngine implements Md5Engine {
 
     private final Handle handle = new Handle();
     private final Cleaner.Cleanable cleanable;
-    private final String spec;
+    private final DeviceSpec spec;
     private final String bus;
     private final int pipelines;
     private final double mhz;
@@ -78,7 +79,7 @@ public final class FpgaEngine implements Md5Engine {
     private long hashed;
     private ByteBuffer scratch;
 
-    private FpgaEngine(Pointer dev, String spec) {
+    private FpgaEngine(Pointer dev, DeviceSpec spec) {
         handle.dev = dev;
         cleanable = CLEANER.register(this, handle);
         this.spec = spec;
@@ -97,22 +98,33 @@ public final class FpgaEngine implements Md5Engine {
 
     /**
      * Opens the device of a driver spec ({@code vsim:pipelines=4}, {@code uio:/dev/uio0}, with the
-     * driver's options: {@code mhz}, {@code wait_ms}, {@code timeout_ms}, {@code batch}, ...).
+     * driver's options, {@link DeviceSpec}), parsed here.
      *
      * @throws FpgaOpenException (an IllegalArgumentException) with the driver's message: busy, no
      *     such device, design id mismatch, library missing, bad spec
      * @throws UnsatisfiedLinkError when the jar has no native build for this platform
      */
     public static FpgaEngine open(String spec) {
-        return open(spec, System.getenv());
+        DeviceSpec d;
+        try {
+            d = DeviceSpec.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new FpgaOpenException(FpgaNative.EINVAL, e.getMessage());
+        }
+        return open(d, System.getenv());
     }
 
-    static FpgaEngine open(String spec, Map<String, String> env) {
-        if (spec == null || spec.isBlank()) {
-            throw new FpgaOpenException(FpgaNative.EINVAL, "no FPGA device given (--device SPEC)");
-        }
+    /**
+     * Opens a device. {@code env} is the process environment the driver sees
+     * ({@code FPGAMR_VSIM_DIR}: where a vsim model is looked for).
+     *
+     * @throws FpgaOpenException (an IllegalArgumentException) with the driver's message: busy, no
+     *     such device, design id mismatch, library missing
+     * @throws UnsatisfiedLinkError when the jar has no native build for this platform
+     */
+    public static FpgaEngine open(DeviceSpec spec, Map<String, String> env) {
         FpgaNative.register();
-        String driverSpec = withPackagedModel(spec.trim(), env);
+        String driverSpec = withPackagedModel(spec, env).toString();
         byte[] err = new byte[1024];
         int[] rc = new int[1];
         Pointer dev = FpgaNative.fpgamr_open_rc(driverSpec, rc, err, new NativeLong(err.length));
@@ -130,7 +142,7 @@ public final class FpgaEngine implements Md5Engine {
             }
             throw new FpgaOpenException(rc[0], "FPGA device '" + spec + "': " + msg);
         }
-        return new FpgaEngine(dev, spec.trim());
+        return new FpgaEngine(dev, spec);
     }
 
     /**
@@ -138,22 +150,13 @@ public final class FpgaEngine implements Md5Engine {
      * jar carries, extracted beside libfpgamr.so. Other specs are left alone (the driver then looks
      * in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
      */
-    static String withPackagedModel(String spec, Map<String, String> env) {
-        if (!(spec.equals("vsim") || spec.startsWith("vsim:"))) {
-            return spec;
-        }
-        String opts = spec.length() > 5 ? spec.substring(5) : "";
+    static DeviceSpec withPackagedModel(DeviceSpec spec, Map<String, String> env) {
         String dir = env.get("FPGAMR_VSIM_DIR");
-        if ((dir != null && !dir.isEmpty()) || (opts + ",").matches("(?:.*,)?lib=.*")) {
+        if (!spec.simulated() || (dir != null && !dir.isEmpty()) || spec.lib().isPresent()) {
             return spec;
         }
-        Matcher m = PIPELINES.matcher(opts);
-        String n = m.find() ? String.valueOf(Integer.parseInt(m.group(1))) : "1";
-        Path lib = packagedModel(Integer.parseInt(n));
-        if (lib == null) {
-            return spec;
-        }
-        return "vsim:" + (opts.isEmpty() ? "" : opts + ",") + "lib=" + lib;
+        Path lib = packagedModel(spec.pipelines());
+        return lib == null ? spec : spec.withLib(lib);
     }
 
     /** The jar's libfpgamr-vsim-pN.so for this platform, extracted; null when the jar has none. */
@@ -182,7 +185,7 @@ public final class FpgaEngine implements Md5Engine {
     }
 
     /** The spec this engine was opened with. */
-    public String spec() {
+    public DeviceSpec spec() {
         return spec;
     }
 
@@ -266,8 +269,7 @@ public final class FpgaEngine implements Md5Engine {
         }
         String what = "hashRange(" + start + ", " + count + ", " + width + ")";
         if (out.isDirect()) {
-            check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(out)), what);
-            hashed += count;
+            hashed += hash(start, count, width, at(out), what);
             out.position(out.position() + bytes);
             return;
         }
@@ -275,10 +277,23 @@ public final class FpgaEngine implements Md5Engine {
             scratch = digestBuffer(Math.max(count, 1 << 18));
         }
         scratch.clear();
-        check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(scratch)), what);
-        hashed += count;
+        hashed += hash(start, count, width, at(scratch), what);
         scratch.limit(bytes);
         out.put(scratch);
+    }
+
+    /**
+     * One driver call of the hash path; returns the digests the device wrote, by its own counter
+     * (fewer than {@code count} when a batch came back short: the job's count then falls short).
+     */
+    private long hash(long start, int count, int width, Pointer out, String what) {
+        int rc = FpgaNative.fpgamr_hash_range(dev(), start, count, width, out, counts.share(8));
+        long done = counts.getLong(8);
+        if (rc != FpgaNative.OK) {
+            hashed += done; // the batches before the failing one were hashed
+        }
+        check(rc, what);
+        return done;
     }
 
     @Override
@@ -295,13 +310,16 @@ public final class FpgaEngine implements Md5Engine {
         String what = "searchRange(" + start + ", " + count + ", " + width + ")";
         for (;;) {
             long cap = matches.size() / 8;
-            check(FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
-                    new NativeLong(cap), counts, counts.share(8)), what);
+            int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
+                    new NativeLong(cap), counts, counts.share(8));
             long n = Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
+            // what the device checked, by its own counter: fewer than count when a batch came back
+            // short, which the job's count of values hashed then shows
             long done = counts.getLong(8);
-            if (done != count) {
-                throw new FpgaDeviceException(FpgaNative.EIO, what + ": device checked " + done + " of " + count + " values");
+            if (rc != FpgaNative.OK) {
+                hashed += done;
             }
+            check(rc, what);
             if (n <= cap) {
                 hashed += done;
                 return matches.getLongArray(0, (int) n);
@@ -323,7 +341,7 @@ public final class FpgaEngine implements Md5Engine {
         FpgaNative.Stats s = new FpgaNative.Stats();
         FpgaNative.fpgamr_get_stats(dev(), s);
         return new Stats(s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
-                s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches);
+                s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches, s.short_batches);
     }
 
     public void resetStats() {

@@ -102,17 +102,6 @@ class DesignPackageTest {
     }
 
     @Test
-    void theContainerUsesTheDeviceItWasGiven() {
-        Map<String, String> env = Map.of(FpgaContainer.DEVICE_ENV, "vsim:pipelines=4,lib=/d/model.so");
-        assertEquals("fpga:vsim:pipelines=4,lib=/d/model.so", FpgaContainer.engineSpec("fpga:", env));
-        assertEquals("fpga:vsim:pipelines=4,lib=/d/model.so", FpgaContainer.engineSpec("fpga:vsim:pipelines=1", env));
-        assertEquals("auto:vsim:pipelines=4,lib=/d/model.so", FpgaContainer.engineSpec("auto", env));
-        assertEquals("cpu", FpgaContainer.engineSpec("cpu", env));
-        assertEquals("fpga:", FpgaContainer.engineSpec("fpga:", Map.of()));
-        assertEquals("auto", FpgaContainer.engineSpec("auto", Map.of()));
-    }
-
-    @Test
     void aFaultIsReportedOnlyByAContainerWithADevice() throws Exception {
         FpgaContainer.reportFault(tmp, Map.of(), new IOException("x"));
         assertTrue(Files.notExists(tmp.resolve(FpgaContainer.FAULT_FILE)));
