@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real Prometheus scrapes the node exporter every second, with energy/prometheus/rules.yml
+ * A real Prometheus scrapes the node exporter every two seconds, with energy/prometheus/rules.yml
  * loaded, while a job reports its progress through the spool as the launcher does; then every
  * PromQL expression of the Grafana dashboard must be valid and return data. The job here is the
  * launcher's side alone (its progress calls): the MD5 job itself is run in the cross-module test.

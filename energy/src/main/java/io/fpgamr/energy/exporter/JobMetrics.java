@@ -23,6 +23,8 @@ final class JobMetrics {
     private final PowerSource primary;
     private final Labels node;
     private long lastCleanMs;
+    private List<ProgressSpool.NodeJob> lastJobs;
+    private long lastReadMs;
 
     JobMetrics(ProgressSpool spool, Sampler sampler, PowerSource primary, Labels node) {
         this.spool = spool;
@@ -91,13 +93,22 @@ final class JobMetrics {
         }
     }
 
-    /** The jobs of the spool; files not updated for a day are removed, at most once a minute. */
-    private List<ProgressSpool.NodeJob> jobs() {
+    /**
+     * The jobs of the spool, read once for the callbacks of one scrape (they run within moments of
+     * each other; a busy node must not read the spool once per metric); files not updated for a day
+     * are removed, at most once a minute.
+     */
+    private synchronized List<ProgressSpool.NodeJob> jobs() {
         long now = System.currentTimeMillis();
+        if (lastJobs != null && now - lastReadMs < 250) {
+            return lastJobs;
+        }
         if (now - lastCleanMs >= 60_000) {
             lastCleanMs = now;
             spool.removeUpdatedBefore(now - 24L * 3600 * 1000);
         }
-        return ProgressSpool.perJob(spool.readAll(), now, NodeExporter.STALE_MS, NodeExporter.LINGER_MS);
+        lastReadMs = now;
+        lastJobs = ProgressSpool.perJob(spool.readAll(), now, NodeExporter.STALE_MS, NodeExporter.LINGER_MS);
+        return lastJobs;
     }
 }
