@@ -36,7 +36,8 @@ final class JobMetrics {
     void register(PrometheusRegistry registry) {
         CounterWithCallback.builder().name("fpgamr_job_values_hashed").constLabels(node).labelNames("job_id", "simulated")
             .help("Values hashed on this node by a running (or just finished) job; simulated=true: on a simulated FPGA")
-            .callback(cb -> jobs().forEach(j -> cb.call(j.valuesHashed(), j.job(), Boolean.toString(j.simulated())))).register(registry);
+            .callback(cb -> jobs().stream().filter(j -> j.valuesHashed() >= 0)
+                .forEach(j -> cb.call(j.valuesHashed(), j.job(), Boolean.toString(j.simulated())))).register(registry);
         GaugeWithCallback.builder().name("fpgamr_job_values").constLabels(node).labelNames("job_id")
             .help("The size of a running job's domain (2^bits values), where known")
             .callback(cb -> jobs().stream().filter(j -> j.valuesTotal() >= 0).forEach(j -> cb.call(j.valuesTotal(), j.job())))
@@ -51,8 +52,12 @@ final class JobMetrics {
         GaugeWithCallback.builder().name("fpgamr_job_tpw").constLabels(node).labelNames("job_id", "source", "measured", "simulated")
             .help("Values hashed per joule on this node since the job was submitted (the thesis's TpW); modelled where "
                 + "measured=false (a declared wattage) or simulated=true (a simulated FPGA)")
-            .callback(cb -> forEachMeasured((j, joules) -> cb.call(j.valuesHashed() / joules, j.job(), primary.kind(),
-                Boolean.toString(primary.measured()), Boolean.toString(j.simulated())))).register(registry);
+            .callback(cb -> forEachMeasured((j, joules) -> {
+                if (j.valuesHashed() >= 0) {
+                    cb.call(j.valuesHashed() / joules, j.job(), primary.kind(), Boolean.toString(primary.measured()),
+                        Boolean.toString(j.simulated()));
+                }
+            })).register(registry);
         GaugeWithCallback.builder().name("fpgamr_running_tasks").constLabels(node).labelNames("kind")
             .help("Maps, shuffles and reduces of fpgamr jobs running on this node")
             .callback(cb -> {
