@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The energy dashboard while the real MD5 job runs: the node exporter samples this machine, a
- * real Prometheus (Debian's, loopback, 1 s scrapes, energy/prometheus/rules.yml) scrapes it, the
+ * real Prometheus (Debian's, loopback, 2 s scrapes, energy/prometheus/rules.yml) scrapes it, the
  * job (bin/fpgamr search on the local runner) hands its progress to the exporter through the spool
  * ($FPGAMR_ENERGY_SPOOL), and every PromQL expression of energy/grafana/fpgamr-energy.json must be
  * valid and return data before the job ends. A build machine has no power meter, so both the

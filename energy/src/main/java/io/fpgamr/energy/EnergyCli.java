@@ -234,7 +234,7 @@ public final class EnergyCli {
             stop.countDown();
         }, "fpgamr-exporter-stop"));
         err.println("fpgamr energy exporter: " + cfg.node() + " (" + cfg.nodeType() + ") on http://" + cfg.bind() + ":" + e.port()
-            + "/metrics, spool " + (cfg.spool() != null ? cfg.spool() : ProgressSpool.DEFAULT_DIR) + ", "
+            + "/metrics, spool " + cfg.exporterSpool() + ", "
             + (r.none() ? "no power source" : "sources " + String.join(", ", r.found().stream().map(PowerSource::kind).toList())));
         stop.await();
         return 0;

@@ -168,6 +168,11 @@ public final class EnergyConfig {
         return env != null && !env.isBlank() ? Path.of(env) : null;
     }
 
+    /** The exporter's spool: as configured, else $FPGAMR_ENERGY_SPOOL, else {@link ProgressSpool#DEFAULT_DIR}. */
+    public Path exporterSpool() {
+        return spool() != null ? spool() : ProgressSpool.DEFAULT_DIR;
+    }
+
     /** The node exporters ({@code host:port}) whose samples the launcher fetches; empty: sample this machine. */
     public List<String> exporters() {
         return values.list("exporters");

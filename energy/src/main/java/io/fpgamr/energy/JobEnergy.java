@@ -131,7 +131,7 @@ public final class JobEnergy {
                 why.add(n.node() + ": a declared wattage, not measured");
             }
         }
-        if (job.simulated()) {
+        if (simulated()) {
             why.add("the maps ran on a simulated FPGA (a CPU running the device's model), not on the device");
         }
         return why;
@@ -151,6 +151,7 @@ public final class JobEnergy {
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", status);
+        m.put("simulated", simulated());
         if (unavailable != null) {
             m.put("unavailable", unavailable);
         }
@@ -167,7 +168,6 @@ public final class JobEnergy {
         m.put("ed2p_js2", ed2p());
         m.put("basis", basis());
         m.put("modelled", modelled());
-        m.put("simulated", simulated());
         List<Object> ns = new ArrayList<>();
         for (NodeEnergy n : nodes) {
             Map<String, Object> nm = new LinkedHashMap<>();

@@ -29,12 +29,6 @@ public final class ProgressSpool {
         this.dir = dir;
     }
 
-    /** The spool of $FPGAMR_ENERGY_SPOOL, or the default folder. */
-    public static ProgressSpool fromEnvironment() {
-        String env = System.getenv(ENV);
-        return new ProgressSpool(env != null && !env.isBlank() ? Path.of(env) : DEFAULT_DIR);
-    }
-
     public Path dir() {
         return dir;
     }
@@ -108,7 +102,7 @@ public final class ProgressSpool {
         }
     }
 
-    /** One job's progress on one node: the task files summed, or the launcher's file alone. */
+    /** One job's progress on one node: the task files summed, or the launcher's file alone; -1 where no writer knows. */
     public record NodeJob(String job, long valuesHashed, long valuesTotal, long startedMs, long updatedMs,
                           int runningMaps, int runningShuffles, int runningReduces, int runningContainers,
                           int fpgaDevicesInUse, boolean running, boolean simulated) {
@@ -128,7 +122,7 @@ public final class ProgressSpool {
         for (java.util.Map.Entry<String, List<JobProgress>> e : byJob.entrySet()) {
             List<JobProgress> tasks = e.getValue().stream().filter(p -> !p.writer().equals("launcher")).toList();
             List<JobProgress> use = tasks.isEmpty() ? e.getValue() : tasks;
-            long hashed = 0;
+            long hashed = -1;
             long total = -1;
             long started = Long.MAX_VALUE;
             long updated = 0;
@@ -137,7 +131,7 @@ public final class ProgressSpool {
             // any writer's word that maps ran on a simulated device marks the job's figures here as modelled
             boolean simulated = e.getValue().stream().anyMatch(JobProgress::simulated);
             for (JobProgress p : use) {
-                hashed += p.valuesHashed();
+                hashed = p.valuesHashed() < 0 ? hashed : Math.max(0, hashed) + p.valuesHashed();
                 total = Math.max(total, p.valuesTotal());
                 started = Math.min(started, p.startedMs());
                 updated = Math.max(updated, p.updatedMs());

@@ -57,14 +57,14 @@ public final class Repetitions {
         return runs;
     }
 
-    /** Whether any run had maps on a simulated FPGA (its figures are then modelled). */
-    public boolean simulated() {
-        return runs.stream().anyMatch(JobEnergy::simulated);
-    }
-
     /** "modelled" when any run's figures are (a declared wattage, a simulated FPGA), else its runs' basis. */
     public String basis() {
         return runs.stream().anyMatch(e -> e.basis().equals("modelled")) ? "modelled" : runs.isEmpty() ? "none" : runs.get(0).basis();
+    }
+
+    /** Whether any run had maps on a simulated FPGA (its figures are then modelled). */
+    public boolean simulated() {
+        return runs.stream().anyMatch(JobEnergy::simulated);
     }
 
     /** The statistic of one figure, or null when some run lacks it. */

@@ -1,6 +1,5 @@
 package io.fpgamr.energy;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.fpgamr.energy.sample.CsvTable;
 import java.util.List;
 
@@ -17,12 +16,16 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
                        long endMs) {
     public static final String MAP = "map";
     public static final String REDUCE = "reduce";
-    /** The CSV form: the tasks' side files and the energy folder's spans.csv. */
-    public static final CsvTable<TaskSpan> CSV = new CsvTable<>(TaskSpan.class, "task", "kind", "node", "hardware", "simulated",
-        "start_ms", "ready_ms", "end_ms");
+    /** The CSV form (the tasks' side files and the energy folder's spans.csv), through Jackson's CSV module. */
+    public static final CsvTable<TaskSpan> CSV = new CsvTable<>(TaskSpan.class,
+        "task", "kind", "node", "hardware", "simulated", "start_ms", "ready_ms", "end_ms");
+    /** The header of the CSV form. */
+    public static final String CSV_HEADER = CSV.header();
 
     /** One phase of a task: a map's map phase, a reduce's shuffle or reduce phase. */
     public record Phase(String name, String node, long startMs, long endMs) {
+        public static final List<String> NAMES = List.of("map", "shuffle", "reduce");
+
         /** Whether this phase runs during any part of [{@code fromMs}, {@code toMs}). */
         public boolean overlaps(long fromMs, long toMs) {
             return startMs < toMs && endMs > fromMs;
@@ -30,9 +33,6 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
     }
 
     public TaskSpan {
-        if (task == null || task.isBlank() || kind == null || hardware == null) {
-            throw new IllegalArgumentException("a task span needs its task, kind and hardware");
-        }
         if (node == null || node.isBlank()) {
             throw new IllegalArgumentException("a task span needs its node");
         }
@@ -53,13 +53,11 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
         return new TaskSpan(REDUCE, REDUCE, node, "cpu", false, startMs, readyMs, endMs);
     }
 
-    @JsonIgnore
     public boolean isMap() {
         return kind.equals(MAP);
     }
 
     /** A map on an FPGA, simulated or not. */
-    @JsonIgnore
     public boolean onFpga() {
         return isMap() && hardware.equals("fpga");
     }
@@ -69,12 +67,21 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
     }
 
     /** A map is one map phase; a reduce its shuffle (start to ready) and its reduce (ready to end). */
-    @JsonIgnore
     public List<Phase> phases() {
         if (isMap()) {
             return List.of(new Phase("map", node, startMs, endMs));
         }
         return List.of(new Phase("shuffle", node, startMs, readyMs), new Phase("reduce", node, readyMs, endMs));
+    }
+
+    /** The CSV row under {@link #CSV_HEADER}. */
+    public String toCsv() {
+        return CSV.row(this);
+    }
+
+    /** Parses a row written by {@link #toCsv()}; an IllegalArgumentException names what is wrong. */
+    public static TaskSpan parseCsv(String row) {
+        return CSV.parseRow(row.strip());
     }
 
     /** The host part of the node name ({@code host:port} inside YARN). */

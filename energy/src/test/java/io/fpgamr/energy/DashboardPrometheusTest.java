@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real Prometheus scrapes the node exporter every second, with energy/prometheus/rules.yml
+ * A real Prometheus scrapes the node exporter every two seconds, with energy/prometheus/rules.yml
  * loaded, while a job reports its progress through the spool as the launcher does; then every
  * PromQL expression of the Grafana dashboard must be valid and return data. The job here is the
  * launcher's side alone (its progress calls): the MD5 job itself is run in the cross-module test.
@@ -67,7 +67,7 @@ class DashboardPrometheusTest {
             while (true) {
                 // the launcher's poll: 2^20 values per second over 4 maps in 4 containers, one (simulated) FPGA
                 hashed = (System.currentTimeMillis() - submit) * 1048576 / 1000;
-                new ProgressSpool(spool).write(JobProgress.launcher(job, "it-node", hashed, 1L << 28, submit, 4, 0, 0, 4, 1).withSimulated(true));
+                monitor.progress(JobProgress.launcher(job, "it-node", hashed, 1L << 28, submit, 4, 0, 0, 4, 1).withSimulated(true));
                 results.clear();
                 for (DashboardQueries.Query q : queries) {
                     results.put(q.panel() + " " + q.refId() + ": " + q.expr(), client.query(q.expr()));
@@ -111,9 +111,8 @@ class DashboardPrometheusTest {
             assertEquals("16 of 16 dashboard queries return data", c.out.lines().reduce((a, b) -> b).orElse(""));
 
             long done = System.currentTimeMillis();
-            TaskSpan onSimulatedFpga = new TaskSpan("task_" + submit + "_0001_m_000000", TaskSpan.MAP, "it-node", "fpga", true, submit, submit,
-                done);
-            JobEnergy e = monitor.finish(new JobRecord(job, submit, done, hashed, List.of(onSimulatedFpga)), tmp.resolve("jobdir"));
+            TaskSpan simulatedMap = new TaskSpan("m_000000", TaskSpan.MAP, "it-node", "fpga", true, submit, submit, done);
+            JobEnergy e = monitor.finish(new JobRecord(job, submit, done, hashed, List.of(simulatedMap)), tmp.resolve("jobdir"));
             assertEquals("declared", e.status());
             assertEquals("modelled", e.basis());
             assertEquals(List.of("it-node: a declared wattage, not measured",
@@ -121,6 +120,7 @@ class DashboardPrometheusTest {
             assertNull(e.unavailable());
             assertNotNull(e.tpw());
             assertEquals(42.0, e.meanW(), 1e-9);
+            assertEquals(JobProgress.SUCCEEDED, new ProgressSpool(spool).readAll().get(0).state());
             exporter.close(); // before Prometheus stops, so that no scrape is cut off
         }
     }

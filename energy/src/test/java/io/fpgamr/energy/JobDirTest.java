@@ -117,8 +117,8 @@ class JobDirTest {
     void aJobOnASimulatedFpgaIsModelledInEveryOutputAndStaysSoWhenRenderedAgain() throws IOException {
         JobEnergy measured = sixtySeconds("job_sim", 95);
         JobRecord j = measured.job();
-        List<TaskSpan> onSimulatedFpga = j.spans().stream().map(s -> s.isMap()
-            ? new TaskSpan(s.task(), s.kind(), s.node(), "fpga", true, s.startMs(), s.readyMs(), s.endMs()) : s).toList();
+        List<TaskSpan> onSimulatedFpga = j.spans().stream()
+            .map(t -> t.isMap() ? new TaskSpan(t.task(), t.kind(), t.node(), "fpga", true, t.startMs(), t.readyMs(), t.endMs()) : t).toList();
         JobEnergy e = EnergyCalculator.compute(new JobRecord(j.jobId(), j.submitMs(), j.doneMs(), j.valuesHashed(), onSimulatedFpga),
             measured.samples(), 1000, true);
         assertEquals("measured", e.status()); // the power was measured ...

@@ -66,6 +66,8 @@ class NodeExporterTest {
         ps.write(new JobProgress("job_1_0002", "attempt_m_000000_0", "fpga1", 4096, -1, now - 5_000, now, 1, 0, 0, 1, 1, JobProgress.RUNNING)
             .withSimulated(true));
         ps.write(new JobProgress("job_1_0002", "attempt_m_000001_0", "fpga1", 8192, -1, now - 5_000, now, 0, 0, 0, 0, 0, JobProgress.SUCCEEDED));
+        // a launcher that does not know its values hashed yet (-1): the job is exported without them
+        ps.write(new JobProgress("job_1_0003", "launcher", "fpga1", -1, -1, now - 1_000, now, 0, 0, 0, 1, 0, JobProgress.RUNNING));
         // finished long ago: no longer exported
         ps.write(new JobProgress("job_0_0009", "launcher", "fpga1", 5, 5, now - 900_000, now - 600_000, 0, 0, 0, 0, 0, JobProgress.SUCCEEDED));
 
@@ -93,7 +95,7 @@ class NodeExporterTest {
                 "fpgamr_running_tasks{kind=\"reduce\",node=\"fpga1\",node_type=\"arm-fpga\"} 0.0",
                 "fpgamr_running_tasks{kind=\"shuffle\",node=\"fpga1\",node_type=\"arm-fpga\"} 0.0"),
                 lines(m, "fpgamr_running_tasks{"));
-            assertEquals(Set.of("fpgamr_running_containers{node=\"fpga1\",node_type=\"arm-fpga\"} 4.0"), lines(m, "fpgamr_running_containers{"));
+            assertEquals(Set.of("fpgamr_running_containers{node=\"fpga1\",node_type=\"arm-fpga\"} 5.0"), lines(m, "fpgamr_running_containers{"));
             assertEquals(Set.of("fpgamr_fpga_devices_in_use{node=\"fpga1\",node_type=\"arm-fpga\"} 2.0"), lines(m, "fpgamr_fpga_devices_in_use{"));
             assertEquals(Set.of("fpgamr_power_source_up{node=\"fpga1\",node_type=\"arm-fpga\",source=\"declared\"} 1.0",
                 "fpgamr_power_source_up{node=\"fpga1\",node_type=\"arm-fpga\",source=\"hwmon\"} 1.0"), lines(m, "fpgamr_power_source_up{"));
@@ -112,7 +114,8 @@ class NodeExporterTest {
                 lines(m, "fpgamr_job_tpw{").stream().map(l -> l.replaceAll(
                     "fpgamr_job_tpw\\{job_id=\"(\\w+)\",measured=\"(\\w+)\",.*simulated=\"(\\w+)\".*", "$1 measured=$2 simulated=$3")).toList());
             assertEquals(Set.of("fpgamr_job_running{job_id=\"job_1_0001\",node=\"fpga1\",node_type=\"arm-fpga\",simulated=\"false\"} 1.0",
-                "fpgamr_job_running{job_id=\"job_1_0002\",node=\"fpga1\",node_type=\"arm-fpga\",simulated=\"true\"} 1.0"),
+                "fpgamr_job_running{job_id=\"job_1_0002\",node=\"fpga1\",node_type=\"arm-fpga\",simulated=\"true\"} 1.0",
+                "fpgamr_job_running{job_id=\"job_1_0003\",node=\"fpga1\",node_type=\"arm-fpga\",simulated=\"false\"} 1.0"),
                 lines(m, "fpgamr_job_running{"));
 
             // a failing read: up goes to 0, the node's power disappears, the gap is counted

@@ -23,6 +23,8 @@ final class JobMetrics {
     private final PowerSource primary;
     private final Labels node;
     private long lastCleanMs;
+    private List<ProgressSpool.NodeJob> lastJobs;
+    private long lastReadMs;
 
     JobMetrics(ProgressSpool spool, Sampler sampler, PowerSource primary, Labels node) {
         this.spool = spool;
@@ -34,7 +36,8 @@ final class JobMetrics {
     void register(PrometheusRegistry registry) {
         CounterWithCallback.builder().name("fpgamr_job_values_hashed").constLabels(node).labelNames("job_id", "simulated")
             .help("Values hashed on this node by a running (or just finished) job; simulated=true: on a simulated FPGA")
-            .callback(cb -> jobs().forEach(j -> cb.call(j.valuesHashed(), j.job(), Boolean.toString(j.simulated())))).register(registry);
+            .callback(cb -> jobs().stream().filter(j -> j.valuesHashed() >= 0)
+                .forEach(j -> cb.call(j.valuesHashed(), j.job(), Boolean.toString(j.simulated())))).register(registry);
         GaugeWithCallback.builder().name("fpgamr_job_values").constLabels(node).labelNames("job_id")
             .help("The size of a running job's domain (2^bits values), where known")
             .callback(cb -> jobs().stream().filter(j -> j.valuesTotal() >= 0).forEach(j -> cb.call(j.valuesTotal(), j.job())))
@@ -49,8 +52,12 @@ final class JobMetrics {
         GaugeWithCallback.builder().name("fpgamr_job_tpw").constLabels(node).labelNames("job_id", "source", "measured", "simulated")
             .help("Values hashed per joule on this node since the job was submitted (the thesis's TpW); modelled where "
                 + "measured=false (a declared wattage) or simulated=true (a simulated FPGA)")
-            .callback(cb -> forEachMeasured((j, joules) -> cb.call(j.valuesHashed() / joules, j.job(), primary.kind(),
-                Boolean.toString(primary.measured()), Boolean.toString(j.simulated())))).register(registry);
+            .callback(cb -> forEachMeasured((j, joules) -> {
+                if (j.valuesHashed() >= 0) {
+                    cb.call(j.valuesHashed() / joules, j.job(), primary.kind(), Boolean.toString(primary.measured()),
+                        Boolean.toString(j.simulated()));
+                }
+            })).register(registry);
         GaugeWithCallback.builder().name("fpgamr_running_tasks").constLabels(node).labelNames("kind")
             .help("Maps, shuffles and reduces of fpgamr jobs running on this node")
             .callback(cb -> {
@@ -91,13 +98,22 @@ final class JobMetrics {
         }
     }
 
-    /** The jobs of the spool; files not updated for a day are removed, at most once a minute. */
-    private List<ProgressSpool.NodeJob> jobs() {
+    /**
+     * The jobs of the spool, read once for the callbacks of one scrape (they run within moments of
+     * each other; a busy node must not read the spool once per metric); files not updated for a day
+     * are removed, at most once a minute.
+     */
+    private synchronized List<ProgressSpool.NodeJob> jobs() {
         long now = System.currentTimeMillis();
+        if (lastJobs != null && now - lastReadMs < 250) {
+            return lastJobs;
+        }
         if (now - lastCleanMs >= 60_000) {
             lastCleanMs = now;
             spool.removeUpdatedBefore(now - 24L * 3600 * 1000);
         }
-        return ProgressSpool.perJob(spool.readAll(), now, NodeExporter.STALE_MS, NodeExporter.LINGER_MS);
+        lastReadMs = now;
+        lastJobs = ProgressSpool.perJob(spool.readAll(), now, NodeExporter.STALE_MS, NodeExporter.LINGER_MS);
+        return lastJobs;
     }
 }

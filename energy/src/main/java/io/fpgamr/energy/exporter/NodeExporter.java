@@ -8,7 +8,6 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -37,12 +36,11 @@ public final class NodeExporter implements AutoCloseable {
         Sampler sampler = new Sampler(config.node(), config.nodeType(), sources.found(), config.periodMs(), config.retentionMs(),
             System::currentTimeMillis);
         Labels node = Labels.of("node", config.node(), "node_type", config.nodeType());
-        Path spool = config.spool() != null ? config.spool() : ProgressSpool.DEFAULT_DIR;
         PrometheusRegistry registry = new PrometheusRegistry();
         PowerMetrics power = new PowerMetrics(sources, node);
         power.register(registry);
         sampler.addListener(power::onSamples);
-        new JobMetrics(new ProgressSpool(spool), sampler, sources.primary().orElse(null), node).register(registry);
+        new JobMetrics(new ProgressSpool(config.exporterSpool()), sampler, sources.primary().orElse(null), node).register(registry);
         sampler.start();
         try {
             HTTPServer server = HTTPServer.builder().hostname(config.bind()).port(config.port()).registry(registry)

@@ -1,5 +1,7 @@
 package io.fpgamr.energy.sample;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -25,10 +27,12 @@ public final class CsvTable<T> {
         .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
         .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING)
         .enable(CsvParser.Feature.EMPTY_STRING_AS_NULL)
+        .visibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE) // isGap(), isMap(): no columns
         .build();
 
     private final Class<T> type;
     private final CsvSchema schema;
+    private final String header;
 
     public CsvTable(Class<T> type, String... columns) {
         this.type = type;
@@ -37,6 +41,32 @@ public final class CsvTable<T> {
             b.addColumn(c);
         }
         this.schema = b.build();
+        this.header = String.join(",", columns);
+    }
+
+    /** The header line, without its line end. */
+    public String header() {
+        return header;
+    }
+
+    /** One record as a line under the header, without its line end. */
+    public String row(T value) {
+        try {
+            return MAPPER.writer(schema.withoutHeader()).writeValueAsString(value).stripTrailing();
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e.getOriginalMessage(), e);
+        }
+    }
+
+    /** The record of one line under the header; an IllegalArgumentException says what is wrong with it. */
+    public T parseRow(String line) {
+        try {
+            return MAPPER.readerFor(type).with(schema.withoutHeader()).readValue(line);
+        } catch (JsonProcessingException e) {
+            Throwable cause = e.getCause() instanceof IllegalArgumentException ? e.getCause() : e;
+            String m = cause == e ? e.getOriginalMessage() : cause.getMessage();
+            throw new IllegalArgumentException(m.lines().findFirst().orElse(""), e);
+        }
     }
 
     public void write(Writer w, List<T> rows) throws IOException {

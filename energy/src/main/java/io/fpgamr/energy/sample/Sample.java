@@ -1,6 +1,5 @@
 package io.fpgamr.energy.sample;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -9,7 +8,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * is a gap row: {@code gap} holds the reason, {@code domain} is "*" and {@code watts} is NaN; it is
  * never filled in from its neighbours. {@code primary} marks the source that gives the node's total.
  */
-@JsonAutoDetect(isGetterVisibility = JsonAutoDetect.Visibility.NONE) // isGap() is no column: gap is
 public record Sample(
     String node,
     String nodeType,
