@@ -441,6 +441,16 @@ static int finish_batch(fpgamr_dev *d, job_result *r, uint64_t k, uint64_t expec
     return 0;
 }
 
+/* a batch ended: the values the device counted and the host's time on it */
+static void count_batch(fpgamr_dev *d, uint64_t values, double host_seconds)
+{
+    d->st.batches++;
+    d->st.values += values;
+    d->st.last_batch_values = values;
+    d->st.last_batch_host_seconds = host_seconds;
+    if (host_seconds > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = host_seconds;
+}
+
 static int ensure_buf(fpgamr_dev *d, fpgamr_dmabuf *b, size_t size)
 {
     if (b->host && b->size >= size) return 0;
@@ -552,11 +562,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
         else
             memcpy(digests_out + k * B * 16, d->out[cur].host, (size_t)nk * 16);
         h += host_end(d);
-        d->st.batches++;
-        d->st.values += r.done;
-        d->st.last_batch_values = r.done;
-        d->st.last_batch_host_seconds = h;
-        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        count_batch(d, r.done, h);
         h = 0;
     }
     d->st.wall_seconds += now_s() - t0;
@@ -695,11 +701,7 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
         }
         done += r.done;
         h += host_end(d);
-        d->st.batches++;
-        d->st.values += r.done;
-        d->st.last_batch_values = r.done;
-        d->st.last_batch_host_seconds = h;
-        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        count_batch(d, r.done, h);
         h = 0;
     }
     /* batches whose match buffer overflowed: exact re-check through the hash path */

@@ -1,6 +1,5 @@
 package io.fpgamr.accel;
 
-import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import java.lang.ref.Cleaner;
@@ -15,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * threads. One native call per batch; digests go straight into direct buffers (a heap buffer is
  * served through a direct scratch buffer and a copy).
  */
-public final class NativeMd5Engine implements Md5Engine {
+public final class NativeMd5Engine extends NativeEngine {
     private static final Cleaner CLEANER = Cleaner.create();
 
     /** The native engine, freed once, by close() or when the engine becomes unreachable. */
@@ -36,10 +35,6 @@ public final class NativeMd5Engine implements Md5Engine {
     private final String kernel;
     private final int threads;
     private final int lanes;
-    private Memory found = new Memory(8 * 64);
-    private final Memory done = new Memory(8);
-    private long hashed;
-    private ByteBuffer scratch;
 
     private NativeMd5Engine(Pointer engine) {
         handles.engine = engine;
@@ -132,40 +127,21 @@ public final class NativeMd5Engine implements Md5Engine {
         throw new IllegalArgumentException(what + ": " + NativeMd5.fpgamr_md5_strerror((int) rc));
     }
 
-    private static void checkWidth(int width) {
-        if (width < JavaMd5.MIN_WIDTH || width > JavaMd5.MAX_WIDTH) {
-            throw new IllegalArgumentException("width " + width + " not in 4..8");
-        }
-    }
-
-    /** The native address of a direct buffer's position. */
-    private static Pointer at(ByteBuffer b) {
-        return Native.getDirectBufferPointer(b).share(b.position());
+    @Override
+    protected boolean widthOk(int width) {
+        return width >= JavaMd5.MIN_WIDTH && width <= JavaMd5.MAX_WIDTH;
     }
 
     @Override
-    public void hashRange(long start, int count, int width, ByteBuffer out) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
-        }
-        long bytes = 16L * count;
-        if (out.remaining() < bytes) {
-            throw new BufferOverflowException();
-        }
-        if (count == 0) {
-            return;
-        }
-        String what = "hashRange(" + start + ", " + count + ", " + width + ")";
-        if (out.isDirect()) {
-            hashed += check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(out)), what);
-            out.position(out.position() + (int) bytes);
-            return;
-        }
-        ByteBuffer s = scratch((int) bytes);
-        hashed += check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(s)), what);
-        s.limit((int) bytes);
-        out.put(s);
+    protected long hash(long start, int count, int width, Pointer out, String what) {
+        return check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, out), what);
+    }
+
+    @Override
+    protected long search(long start, long count, int width, TargetSet targets, Pointer found, long cap, Pointer done,
+            String what) {
+        return check(NativeMd5.fpgamr_md5_search_range(engine(), targets.nativeSet().handle(), start, count, width, found, cap,
+                done), what);
     }
 
     /**
@@ -173,7 +149,9 @@ public final class NativeMd5Engine implements Md5Engine {
      * its limit) into {@code out} from its position, which advances by 16 per value.
      */
     public void hashValues(LongBuffer values, int width, ByteBuffer out) {
-        checkWidth(width);
+        if (!widthOk(width)) {
+            throw new IllegalArgumentException("width " + width + " not in 4..8");
+        }
         if (!values.isDirect() || !out.isDirect()) {
             throw new IllegalArgumentException("hashValues needs direct buffers");
         }
@@ -185,46 +163,8 @@ public final class NativeMd5Engine implements Md5Engine {
             throw new BufferOverflowException();
         }
         Pointer v = Native.getDirectBufferPointer(values).share(8L * values.position());
-        hashed += check(NativeMd5.fpgamr_md5_hash_values(engine(), v, n, width, at(out)), "hashValues");
+        counted(check(NativeMd5.fpgamr_md5_hash_values(engine(), v, n, width, at(out)), "hashValues"));
         out.position(out.position() + 16 * n);
-    }
-
-    private ByteBuffer scratch(int bytes) {
-        if (scratch == null || scratch.capacity() < bytes) {
-            scratch = ByteBuffer.allocateDirect(Math.max(bytes, 16 << 18));
-        }
-        scratch.clear();
-        return scratch;
-    }
-
-    @Override
-    public long[] searchRange(long start, long count, int width, TargetSet targets) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
-        }
-        if (count == 0 || targets.size() == 0) {
-            return new long[0];
-        }
-        Pointer t = targets.nativeSet().handle();
-        for (;;) {
-            long cap = found.size() / 8;
-            long m = check(NativeMd5.fpgamr_md5_search_range(engine(), t, start, count, width, found, cap, done),
-                    "searchRange(" + start + ", " + count + ", " + width + ")");
-            if (m <= cap) {
-                hashed += done.getLong(0); // a search retried for more room counts once
-                return found.getLongArray(0, (int) m);
-            }
-            if (m > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException(m + " matches");
-            }
-            found = new Memory(8 * m); /* rare: more matches than room; search again */
-        }
-    }
-
-    @Override
-    public long valuesHashed() {
-        return hashed;
     }
 
     @Override

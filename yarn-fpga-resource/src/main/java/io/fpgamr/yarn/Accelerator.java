@@ -86,7 +86,10 @@ abstract class Accelerator {
     /** {@code vsim} or {@code uio}. */
     abstract String kind();
 
-    /** The driver spec of the device as it is now, for {@code Engines.open("fpga:" + spec)}. */
+    /**
+     * The driver spec of the device as it is now (a canonical {@code DeviceSpec}, with the node's
+     * and the device's own driver options, checked), for the container's {@code FPGAMR_DEVICE}.
+     */
     abstract String spec() throws IOException;
 
     /** Checks the device; null when it is fine, else what is wrong. */

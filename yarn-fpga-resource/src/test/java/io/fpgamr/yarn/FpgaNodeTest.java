@@ -152,7 +152,11 @@ class FpgaNodeTest {
         run(node, "c1", p1);
         Accelerator dev0 = node.byId(0);
         Files.writeString(dev0.stateDir.resolve(VsimAccelerator.OPTIONS), "timeout_ms=1\n");
-        assertTrue(dev0.spec().endsWith(",timeout_ms=1"), dev0.spec());
+        assertEquals("1", DeviceSpec.parse(dev0.spec()).option(DeviceSpec.Option.TIMEOUT_MS).orElseThrow(), dev0.spec());
+        Files.writeString(dev0.stateDir.resolve(VsimAccelerator.OPTIONS), "timeout=1\n");
+        IOException bad = assertThrows(IOException.class, dev0::spec);
+        assertTrue(bad.getMessage().contains("unknown device option 'timeout'"), bad.getMessage());
+        Files.delete(dev0.stateDir.resolve(VsimAccelerator.OPTIONS));
         node.fault("c1", "fpgamr_search_range: timed out");
         node.release("c1", "exited");
         assertFalse(dev0.healthy());

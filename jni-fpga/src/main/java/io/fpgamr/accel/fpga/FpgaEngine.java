@@ -4,13 +4,12 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
-import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.accel.NativeEngine;
 import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.NativeTargets;
 import io.fpgamr.accel.TargetSet;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
-import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,7 +32,7 @@ import java.util.Map;
  * beside libfpgamr.so; a {@code vsim} spec without {@code lib=} loads the jar's copy (unless
  * {@code FPGAMR_VSIM_DIR} names a folder).
  */
-public final class FpgaEngine implements Md5Engine {
+public final class FpgaEngine extends NativeEngine {
     private static final Cleaner CLEANER = Cleaner.create();
 
     /** The device handle and the DMA buffers handed out, freed once, by close() or the cleaner. */
@@ -81,9 +80,6 @@ public final class FpgaEngine implements Md5Engine {
     private final int minWidth;
     private final int maxWidth;
     private final Memory counts = new Memory(16);
-    private Memory matches = new Memory(8 * 1024);
-    private long hashed;
-    private ByteBuffer scratch;
 
     private FpgaEngine(Pointer dev, DeviceSpec spec) {
         handle.dev = dev;
@@ -219,10 +215,9 @@ public final class FpgaEngine implements Md5Engine {
         return d;
     }
 
-    private void checkWidth(int width) {
-        if (width < Math.max(4, minWidth) || width > Math.min(8, maxWidth)) {
-            throw new IllegalArgumentException("width " + width + " not in 4..8");
-        }
+    @Override
+    protected boolean widthOk(int width) {
+        return width >= Math.max(4, minWidth) && width <= Math.min(8, maxWidth);
     }
 
     private void check(int rc, String what) {
@@ -237,11 +232,6 @@ public final class FpgaEngine implements Md5Engine {
             throw new IllegalArgumentException(msg);
         }
         throw new FpgaDeviceException(rc, msg);
-    }
-
-    /** The native address of a direct buffer's position. */
-    private static Pointer at(ByteBuffer b) {
-        return Native.getDirectBufferPointer(b).share(b.position());
     }
 
     /**
@@ -262,86 +252,38 @@ public final class FpgaEngine implements Md5Engine {
         return p != null ? p.getByteBuffer(0, bytes) : ByteBuffer.allocateDirect((int) bytes);
     }
 
-    @Override
-    public void hashRange(long start, int count, int width, ByteBuffer out) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
-        }
-        int bytes = 16 * count;
-        if (out.remaining() < bytes) {
-            throw new BufferOverflowException();
-        }
-        if (count == 0) {
-            return;
-        }
-        String what = "hashRange(" + start + ", " + count + ", " + width + ")";
-        if (out.isDirect()) {
-            hashed += hash(start, count, width, at(out), what);
-            out.position(out.position() + bytes);
-            return;
-        }
-        if (scratch == null || scratch.capacity() < bytes) {
-            scratch = digestBuffer(Math.max(count, 1 << 18));
-        }
-        scratch.clear();
-        hashed += hash(start, count, width, at(scratch), what);
-        scratch.limit(bytes);
-        out.put(scratch);
-    }
-
     /**
      * One driver call of the hash path; returns the digests the device wrote, by its own counter
      * (fewer than {@code count} when a batch came back short: the job's count then falls short).
      */
-    private long hash(long start, int count, int width, Pointer out, String what) {
+    @Override
+    protected long hash(long start, int count, int width, Pointer out, String what) {
         int rc = FpgaNative.fpgamr_hash_range(dev(), start, count, width, out, counts.share(8));
-        long done = counts.getLong(8);
+        return checked(rc, counts.getLong(8), what);
+    }
+
+    /** A driver call's values done, or its error (the batches before it counted) as an exception. */
+    private long checked(int rc, long done, String what) {
         if (rc != FpgaNative.OK) {
-            hashed += done; // the batches before the failing one were hashed
+            counted(done);
+            check(rc, what);
         }
-        check(rc, what);
         return done;
     }
 
+    /**
+     * One driver call of the search path; the values the device checked, by its own counter, go to
+     * {@code done} (fewer than {@code count} when a batch came back short: the job's count then
+     * falls short).
+     */
     @Override
-    public long[] searchRange(long start, long count, int width, TargetSet targets) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
-        }
-        if (count == 0 || targets.size() == 0) {
-            return new long[0];
-        }
+    protected long search(long start, long count, int width, TargetSet targets, Pointer found, long cap, Pointer done,
+            String what) {
         NativeTargets nt = targets.nativeSet();
-        Pointer t = nt.digests();
-        String what = "searchRange(" + start + ", " + count + ", " + width + ")";
-        for (;;) {
-            long cap = matches.size() / 8;
-            int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(nt.size()), matches,
-                    new NativeLong(cap), counts, counts.share(8));
-            long n = Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
-            // what the device checked, by its own counter: fewer than count when a batch came back
-            // short, which the job's count of values hashed then shows
-            long done = counts.getLong(8);
-            if (rc != FpgaNative.OK) {
-                hashed += done;
-            }
-            check(rc, what);
-            if (n <= cap) {
-                hashed += done;
-                return matches.getLongArray(0, (int) n);
-            }
-            if (n > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException(n + " matches");
-            }
-            matches = new Memory(8 * n); // rare: more preimages than room; search again
-        }
-    }
-
-    @Override
-    public long valuesHashed() {
-        return hashed;
+        int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, nt.digests(), new NativeLong(nt.size()), found,
+                new NativeLong(cap), counts, done);
+        checked(rc, done.getLong(0), what);
+        return Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
     }
 
     /** The driver's figures since open or the last {@link #resetStats()}. */
