@@ -67,7 +67,7 @@ class DashboardPrometheusTest {
             while (true) {
                 // the launcher's poll: 2^20 values per second over 4 maps in 4 containers, one (simulated) FPGA
                 hashed = (System.currentTimeMillis() - submit) * 1048576 / 1000;
-                monitor.progress(JobProgress.launcher(job, "it-node", hashed, 1L << 28, submit, 4, 0, 0, 4, 1).withSimulated(true));
+                new ProgressSpool(spool).write(JobProgress.launcher(job, "it-node", hashed, 1L << 28, submit, 4, 0, 0, 4, 1).withSimulated(true));
                 results.clear();
                 for (DashboardQueries.Query q : queries) {
                     results.put(q.panel() + " " + q.refId() + ": " + q.expr(), client.query(q.expr()));
@@ -120,7 +120,6 @@ class DashboardPrometheusTest {
             assertNull(e.unavailable());
             assertNotNull(e.tpw());
             assertEquals(42.0, e.meanW(), 1e-9);
-            assertEquals(JobProgress.SUCCEEDED, new ProgressSpool(spool).readAll().get(0).state());
             exporter.close(); // before Prometheus stops, so that no scrape is cut off
         }
     }
