@@ -29,35 +29,34 @@ class ByteKeyCollectorTest {
         return new BenchJobHarness(tmp);
     }
 
+    /** An exact shuffle whose every map output the collector wrote, with this many records spilled in all. */
+    private static void assertExactThroughTheCollector(Shuffled s, int bits, int maps, long spilled) {
+        assertExactShuffle(s, bits);
+        assertExactCounters(s, bits, maps);
+        assertEquals(maps, s.count(Md5Counters.COLLECTOR_MAPS));
+        assertEquals(spilled, s.count(TaskCounter.SPILLED_RECORDS));
+    }
+
     @Test
     void batchesOfTheDeviceFormatOneSpillPerMap() throws Exception {
-        Shuffled s = harness().run("batches", 20, JobKeys.BATCH, 1);
-        assertExactShuffle(s, 20);
-        assertExactCounters(s, 20, 4);
-        assertEquals(4, s.count(Md5Counters.COLLECTOR_MAPS));
         // one spill per map, straight into its output, and nothing spilled again on the reduce side
-        assertEquals(1L << 20, s.count(TaskCounter.SPILLED_RECORDS));
+        assertExactThroughTheCollector(harness().run("batches", 20, JobKeys.BATCH, 1), 20, 4, 1L << 20);
     }
 
     @Test
     void oneValuePerRecordIsBatchedAcrossMapCallsAndStillOnePairPerValue() throws Exception {
         Shuffled s = harness().run("ppk1", 16, 1, 1 << 14);
-        assertExactShuffle(s, 16);
-        assertExactCounters(s, 16, 4);
+        assertExactThroughTheCollector(s, 16, 4, 1L << 16);
         assertEquals(1L << 16, s.count(TaskCounter.MAP_INPUT_RECORDS));
-        assertEquals(4, s.count(Md5Counters.COLLECTOR_MAPS));
     }
 
     @Test
     void manySpillsMergedByHadoopsMerger() throws Exception {
-        // 1 MiB of 32 KiB pages for 256 buckets: a spill every few dozen keys, merged at the end in one pass
+        // 1 MiB of 32 KiB pages for 256 buckets: a spill every few dozen keys, merged at the end in
+        // one pass; every record written once in a spill and once more by the merge
         Shuffled s = harness().run("spills", 20, JobKeys.BATCH, 2, BenchMapper.class,
             Map.of(ByteKeyCollector.BUFFER_MB, "1", MRJobConfig.IO_SORT_FACTOR, "1000"));
-        assertExactShuffle(s, 20);
-        assertExactCounters(s, 20, 2);
-        assertEquals(2, s.count(Md5Counters.COLLECTOR_MAPS));
-        // every record written once in a spill and once more by the merge
-        assertEquals(2L << 20, s.count(TaskCounter.SPILLED_RECORDS));
+        assertExactThroughTheCollector(s, 20, 2, 2L << 20);
     }
 
     @Test
