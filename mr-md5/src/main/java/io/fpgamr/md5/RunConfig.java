@@ -182,7 +182,7 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
         int nodes = intOption(cl, "nodes", EmbeddedCluster.DEFAULT_NODES, fpgaDevices > 0 ? 2 : 1, 16);
         ClusterTarget cluster = ClusterTarget.parse(cl.getOptionValue("cluster"), hadoopConfDir, nodes, fpgaDevices);
         int timeoutS = intOption(cl, "timeout", 0, 1, 7 * 24 * 3600);
-        int repeat = intOption(cl, "repeat", mode == Mode.BENCH ? Repetitions.DEFAULT_RUNS : 1, 1, 100);
+        int repeat = intOption(cl, "repeat", mode.shuffles() ? Repetitions.DEFAULT_RUNS : 1, 1, 100);
         Path summaryJson = null;
         if (cl.hasOption("summary-json")) {
             summaryJson = Path.of(cl.getOptionValue("summary-json")).toAbsolutePath();

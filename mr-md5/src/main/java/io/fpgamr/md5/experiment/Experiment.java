@@ -136,7 +136,7 @@ public final class Experiment {
             List<String> clusterArgs = cluster.equals("conf") ? List.of("--cluster", "conf") : shape.args();
             String sessionName = stamp + (cluster.equals("conf") ? "" : "-n" + shape.nodes() + "f" + shape.fpgaDevices());
             Path sessionDir = dir.resolve("runs").resolve(sessionName);
-            RunConfig sessionConfig = config(plan.target(), List.of(), clusterArgs, sessionDir);
+            RunConfig sessionConfig = config(Mode.BENCH, plan.target(), List.of(), clusterArgs, sessionDir);
             err.println("experiment: cluster " + (cluster.equals("conf") ? "of the configuration" : "embedded, " + shape));
             try (Launcher.Session session = Launcher.Session.open(sessionConfig, new Configuration(), energy, err)) {
                 for (Point p : e.getValue()) {
@@ -149,7 +149,7 @@ public final class Experiment {
                         err.println("experiment: [" + done + "/" + total + "] " + p.id() + " run " + run);
                         ResultRow row;
                         try {
-                            RunConfig rc = config(plan.target(), p.args(plan.target(), plan.timeoutS()), clusterArgs, sessionDir);
+                            RunConfig rc = config(p.mode(), plan.target(), p.args(plan.target(), plan.timeoutS()), clusterArgs, sessionDir);
                             RunReport.JobRun jr = session.run(rc, name);
                             row = row(p, run, jr, dir);
                             err.println(String.format(Locale.ROOT, "experiment: [%d/%d] ok: %.1f s total, %d values hashed", done, total,
@@ -167,11 +167,12 @@ public final class Experiment {
     }
 
     /** The launcher's configuration of one run, parsed from the arguments a user would give it. */
-    private static RunConfig config(String target, List<String> pointArgs, List<String> clusterArgs, Path output) throws UsageException {
+    private static RunConfig config(Mode mode, String target, List<String> pointArgs, List<String> clusterArgs, Path output)
+        throws UsageException {
         List<String> a = new ArrayList<>(pointArgs.isEmpty() ? List.of(target) : pointArgs);
         a.addAll(clusterArgs);
         a.addAll(List.of("--output", output.toString()));
-        return RunConfig.parse(Mode.BENCH, a.toArray(new String[0]), false);
+        return RunConfig.parse(mode, a.toArray(new String[0]), false);
     }
 
     /** The row of a run that checked out. */

@@ -145,6 +145,8 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
             require(!s.nodeTypes().contains("fpga-sim") || fpgaDevices > 0 && s.nodes().equals(List.of(1)),
                 w + ": fpga-sim runs on the one FPGA node (nodes: [1]) and needs fpga_devices > 0");
             require(!s.jobs().contains("baseline") || s.nodeTypes().equals(List.of("x86")), w + ": the baseline job runs on x86 only");
+            require(!s.jobs().contains("baseline") || s.inputs().stream().allMatch(in -> in.ppk() == 1),
+                w + ": the baseline job reads one record per value (ppk: 1)");
         }
         require(armFpga == null || armFpga.clockMhz() > 0 && armFpga.boardWatts() > 0 && armFpga.clockSource() != null
             && armFpga.boardWattsSource() != null, f + "arm_fpga needs clock_mhz, clock_source, board_watts and board_watts_source");

@@ -1,5 +1,6 @@
 package io.fpgamr.md5.experiment;
 
+import io.fpgamr.md5.Md5Job.Mode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +21,11 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
     /** A name for the point's folders: its id with '/' and '=' made plain. */
     public String folder() {
         return id().replace("/", "_").replace("=", "");
+    }
+
+    /** The launcher's mode of the point's job. */
+    public Mode mode() {
+        return job.equals("baseline") ? Mode.BASELINE : Mode.BENCH;
     }
 
     public boolean fpga() {
