@@ -38,7 +38,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
  * configuration, joined to the same ResourceManager. Scheduling uses the DominantResourceCalculator,
  * so a container asking for an FPGA lands only where one is free, and fair ordering, so that two
  * jobs share the cluster. The CPU node has room for an AM and a map per core, the FPGA node for an
- * AM and a map per core and per device: {@link #mapSlots()} maps in all.
+ * AM and a map per core and per device: {@link #mapSlots()} maps in all. A cluster of more nodes
+ * ({@link #start(Configuration, String, int, int)}, the experiment plans' node counts) has more CPU
+ * nodes, each like the first, all on this machine.
  */
 public final class EmbeddedCluster implements AutoCloseable {
     static final int MAP_MB = 768;

@@ -80,12 +80,19 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
 
     /** Reads and checks a plan; anything wrong is one line naming the file and the field. */
     public static Plan read(Path file) throws UsageException {
+        Plan p = readYaml(file, Plan.class, "plan");
+        p.check(file);
+        return p;
+    }
+
+    /** A YAML file of the experiment's ({@code what}: a plan, published values) as {@code type}; one line for anything wrong. */
+    static <T> T readYaml(Path file, Class<T> type, String what) throws UsageException {
         if (!Files.isRegularFile(file)) {
-            throw new UsageException("no such plan: " + file);
+            throw new UsageException("no such " + what + ": " + file);
         }
-        Plan p;
+        T value;
         try {
-            p = YAML.readValue(file.toFile(), Plan.class);
+            value = YAML.readValue(file.toFile(), type);
         } catch (MismatchedInputException e) {
             throw new UsageException(file + ": " + fieldPath(e) + e.getOriginalMessage().lines().findFirst().orElse(""));
         } catch (JsonProcessingException e) {
@@ -93,11 +100,10 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
         } catch (IOException e) {
             throw new UsageException(file + ": " + e.getMessage());
         }
-        if (p == null) {
-            throw new UsageException(file + ": empty plan");
+        if (value == null) {
+            throw new UsageException(file + ": empty " + what);
         }
-        p.check(file);
-        return p;
+        return value;
     }
 
     private static String fieldPath(MismatchedInputException e) {

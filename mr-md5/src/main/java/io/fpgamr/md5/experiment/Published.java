@@ -1,13 +1,6 @@
 package io.fpgamr.md5.experiment;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fpgamr.md5.UsageException;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +19,7 @@ public record Published(String source, List<Entry> entries) {
      * @param framework disco (chapters 9-11) or patched (chapter 12)
      * @param scaling   a row of the node-count study (tables 11.1, 11.2)
      */
-    public record Entry(String tables, String node, String framework, int ppk, int maps, int reducers, int nodes, boolean scaling,
+    public record Entry(String tables, String node, String framework, int ppk, int maps, int reducers, int nodes, Boolean scaling,
                         List<Double> mapS, List<Double> shuffleS, List<Double> reduceS, List<Double> totalS, List<Double> tpw) {
 
         /** A figure as the thesis printed it: "mean ± sd", or the mean alone for its single run. */
@@ -43,31 +36,17 @@ public record Published(String source, List<Entry> entries) {
         }
     }
 
-    private static final ObjectMapper YAML = YAMLMapper.builder()
-        .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .build();
-
     public static Published read(Path file) throws UsageException {
-        if (!Files.isRegularFile(file)) {
-            throw new UsageException("no such file of published values: " + file);
+        Published p = Plan.readYaml(file, Published.class, "file of published values");
+        if (p.entries() == null || p.entries().isEmpty()) {
+            throw new UsageException(file + ": no entries");
         }
-        try {
-            Published p = YAML.readValue(file.toFile(), Published.class);
-            if (p == null || p.entries() == null) {
-                throw new UsageException(file + ": no entries");
-            }
-            return p;
-        } catch (JsonProcessingException e) {
-            throw new UsageException(file + ": " + e.getOriginalMessage().lines().findFirst().orElse(""));
-        } catch (IOException e) {
-            throw new UsageException(file + ": " + e.getMessage());
-        }
+        return p;
     }
 
     /** The entry of a node type, framework, values per record, reducers and nodes, if the thesis has one. */
     public Optional<Entry> find(String node, String framework, int ppk, int reducers, int nodes, boolean scaling) {
         return entries.stream().filter(e -> e.node().equals(node) && e.framework().equals(framework) && e.ppk() == ppk
-            && e.reducers() == reducers && e.nodes() == nodes && e.scaling() == scaling).findFirst();
+            && e.reducers() == reducers && e.nodes() == nodes && Boolean.TRUE.equals(e.scaling()) == scaling).findFirst();
     }
 }
