@@ -49,6 +49,7 @@ public final class Experiment {
             .desc("where results.csv, report.md and the figures go; an existing one is resumed").build());
         o.addOption(Option.builder().longOpt("cluster").hasArg().argName("KIND")
             .desc("embedded (default: an in-process cluster of each shape the plan needs) or conf (the cluster of HADOOP_CONF_DIR)").build());
+        o.addOption(Option.builder().longOpt("retry-failed").desc("run the failed runs of results.csv again").build());
         o.addOption(Option.builder().longOpt("report-only").desc("write the report from results.csv without running anything").build());
         o.addOption(Option.builder("h").longOpt("help").desc("print this help").build());
         return o;
@@ -64,7 +65,7 @@ public final class Experiment {
         }
         if (cl.hasOption("help")) {
             PrintWriter w = new PrintWriter(out, true, StandardCharsets.UTF_8);
-            new HelpFormatter().printHelp(w, 100, "fpgamr experiment PLAN --out DIR [--cluster embedded|conf] [--report-only]",
+            new HelpFormatter().printHelp(w, 100, "fpgamr experiment PLAN --out DIR [--cluster embedded|conf] [--retry-failed] [--report-only]",
                 "\nRuns the study a plan describes (mr-md5/experiments/README.md) and writes results.csv and report.md.\n\n", options(),
                 2, 2, "\nExit codes: 0 every run done, 1 some run failed (recorded in results.csv and the report), 2 bad input.\n", false);
             w.flush();
@@ -99,6 +100,9 @@ public final class Experiment {
             results = Results.open(dir);
         } catch (IOException e) {
             throw new UsageException("--out: cannot resume: " + e.getMessage());
+        }
+        if (cl.hasOption("retry-failed")) {
+            err.println("experiment: " + results.forgetFailed() + " failed run(s) to run again");
         }
         if (!cl.hasOption("report-only")) {
             runAll(plan, cluster, energy, dir, results, err);
@@ -138,7 +142,23 @@ public final class Experiment {
             Path sessionDir = dir.resolve("runs").resolve(sessionName);
             RunConfig sessionConfig = config(Mode.BENCH, plan.target(), List.of(), clusterArgs, sessionDir);
             err.println("experiment: cluster " + (cluster.equals("conf") ? "of the configuration" : "embedded, " + shape));
-            try (Launcher.Session session = Launcher.Session.open(sessionConfig, new Configuration(), energy, err)) {
+            Launcher.Session opened;
+            try {
+                opened = Launcher.Session.open(sessionConfig, new Configuration(), energy, err);
+            } catch (Exception ex) {
+                String why = "the cluster did not start: " + firstLine(ex);
+                err.println("experiment: " + why);
+                for (Point p : e.getValue()) {
+                    for (int run = 1; run <= plan.repetitions(); run++) {
+                        if (!results.has(p, run)) {
+                            results.add(ResultRow.failed(p, run, why));
+                            done++;
+                        }
+                    }
+                }
+                continue;
+            }
+            try (Launcher.Session session = opened) {
                 for (Point p : e.getValue()) {
                     for (int run = 1; run <= plan.repetitions(); run++) {
                         if (results.has(p, run)) {
@@ -155,7 +175,7 @@ public final class Experiment {
                             err.println(String.format(Locale.ROOT, "experiment: [%d/%d] ok: %.1f s total, %d values hashed", done, total,
                                 row.totalS(), row.valuesHashed()));
                         } catch (Exception ex) {
-                            String why = ex.getMessage() == null ? ex.toString() : ex.getMessage().lines().findFirst().orElse("");
+                            String why = firstLine(ex);
                             row = ResultRow.failed(p, run, why);
                             err.println("experiment: [" + done + "/" + total + "] FAILED: " + why);
                         }
@@ -164,6 +184,10 @@ public final class Experiment {
                 }
             }
         }
+    }
+
+    private static String firstLine(Exception e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
     }
 
     /** The launcher's configuration of one run, parsed from the arguments a user would give it. */

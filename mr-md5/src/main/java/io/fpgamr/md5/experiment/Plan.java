@@ -26,7 +26,7 @@ import java.util.Map;
  * @param repetitions   runs per point (the thesis's five)
  * @param timeoutS      a run still going after this is killed and recorded failed
  * @param energy        the energy monitor's flags ({@code fpgamr energy} settings), e.g. a declared wattage
- * @param fpgaDevices   simulated FPGAs of the embedded FPGA node (node type {@code fpga-sim})
+ * @param fpgaDevices   simulated FPGAs of the embedded FPGA node (node type {@code fpga})
  * @param published     the thesis's published values, relative to the plan's folder
  * @param armFpga       the modelled ARM-FPGA node's clock and board power (issue 16, item 5)
  */
@@ -34,7 +34,7 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
                    String published, ArmFpga armFpga, List<Sweep> sweeps) {
 
     /** Node types a point runs on: this machine's CPU, a simulated FPGA node. */
-    public static final List<String> NODE_TYPES = List.of("x86", "fpga-sim");
+    public static final List<String> NODE_TYPES = List.of("x86", "fpga");
     /** Jobs a point runs: fpgamr's bench job, the plain Hadoop job written as a user would. */
     public static final List<String> JOBS = List.of("fpgamr", "baseline");
 
@@ -134,7 +134,7 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
             w = f + "sweep " + s.name();
             require(s.jobs() != null && !s.jobs().isEmpty() && JOBS.containsAll(s.jobs()), w + ": jobs must list fpgamr and/or baseline");
             require(s.nodeTypes() != null && !s.nodeTypes().isEmpty() && NODE_TYPES.containsAll(s.nodeTypes()),
-                w + ": node_types must list x86 and/or fpga-sim");
+                w + ": node_types must list x86 and/or fpga");
             require(s.inputs() != null && !s.inputs().isEmpty(), w + ": no inputs");
             for (Input in : s.inputs()) {
                 require(in.ppk() == 1 || in.ppk() == 262144, w + ": ppk must be 1 or 262144, got " + in.ppk());
@@ -148,8 +148,8 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
                 w + ": thesis_framework must be disco or patched");
             require(s.nodes() != null && !s.nodes().isEmpty() && s.nodes().stream().allMatch(n -> n != null && n >= 1 && n <= 8),
                 w + ": nodes must list counts in 1..8");
-            require(!s.nodeTypes().contains("fpga-sim") || fpgaDevices > 0 && s.nodes().equals(List.of(1)),
-                w + ": fpga-sim runs on the one FPGA node (nodes: [1]) and needs fpga_devices > 0");
+            require(!s.nodeTypes().contains("fpga") || fpgaDevices > 0 && s.nodes().equals(List.of(1)),
+                w + ": fpga runs on the one FPGA node (nodes: [1]) and needs fpga_devices > 0");
             require(!s.jobs().contains("baseline") || s.nodeTypes().equals(List.of("x86")), w + ": the baseline job runs on x86 only");
             require(!s.jobs().contains("baseline") || s.inputs().stream().allMatch(in -> in.ppk() == 1),
                 w + ": the baseline job reads one record per value (ppk: 1)");

@@ -9,8 +9,9 @@ import java.util.List;
  * {@code results.csv}: a resumed run skips the runs of a point already there.
  *
  * @param job      {@code fpgamr} (the bench job) or {@code baseline} (the plain Hadoop job)
- * @param nodeType {@code x86} (this machine's CPU) or {@code fpga-sim} (the embedded FPGA node, a simulated device)
- * @param nodes    NodeManagers doing the work: CPU nodes for x86, the one FPGA node for fpga-sim
+ * @param nodeType {@code x86} (this machine's CPU) or {@code fpga} (the FPGA node: on the embedded cluster a simulated device, which the
+ *                 run's flags say)
+ * @param nodes    NodeManagers doing the work: CPU nodes for x86, the one FPGA node for fpga
  */
 public record Point(String job, String nodeType, int bits, int ppk, int maps, int reducers, int nodes) {
 
@@ -29,7 +30,7 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
     }
 
     public boolean fpga() {
-        return nodeType.equals("fpga-sim");
+        return nodeType.equals("fpga");
     }
 
     /**

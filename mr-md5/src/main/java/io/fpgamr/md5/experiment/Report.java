@@ -249,7 +249,8 @@ public final class Report {
                 if (!r.job().equals("fpgamr") || r.mapTasksS() == null || r.engineS() == null) {
                     continue;
                 }
-                String type = r.nodeType() + (r.nodeType().equals("fpga-sim") ? " (simulated: the engine is a CPU running the RTL)" : "");
+                String type = r.nodeType() + (r.flags() != null && r.flags().contains("simulated-fpga")
+                    ? " (simulated: the engine is a CPU running the RTL)" : "");
                 double[] a = byType.computeIfAbsent(type, k -> new double[9]);
                 a[0] += r.mapTasksS() + nz(r.sortS());
                 a[1] += r.startupS();
@@ -269,7 +270,7 @@ public final class Report {
         line("## Where the maps' time goes (thesis chapter 12)");
         line();
         line("Per job (mean over its runs), summed over its maps, wall seconds: a map's whole time (its JVM's start to the end of its "
-            + "output), of which the task's start (JVM, setup), the engine's calls (the CPU kernels; on an FPGA the driver's calls, "
+            + "output), of which the task's start (its JVM's start to its setup: the container's launch), the engine's calls (the CPU kernels; on an FPGA the driver's calls, "
             + "device time inside), reading records (between batches), writing output, spilling and writing the map output "
             + "(sort/merge), and the rest. FPGA device time is modelled (cycles at the clock), driver host time measured.");
         line();
@@ -297,7 +298,7 @@ public final class Report {
     private void armFpga() throws IOException {
         Plan.ArmFpga m = plan.armFpga();
         List<ResultRow> sim = ok.values().stream().flatMap(List::stream)
-            .filter(r -> r.job().equals("fpgamr") && r.nodeType().equals("fpga-sim") && r.fpgaDeviceCycles() != null).toList();
+            .filter(r -> r.job().equals("fpgamr") && r.nodeType().equals("fpga") && r.fpgaDeviceCycles() != null).toList();
         if (m == null || sim.isEmpty()) {
             return;
         }
@@ -355,7 +356,7 @@ public final class Report {
         // TpW per node type: the model, the nodes present, and the thesis's measured nodes.
         List<String> cats = new ArrayList<>();
         List<Double> values = new ArrayList<>();
-        for (String type : List.of("x86", "fpga-sim")) {
+        for (String type : Plan.NODE_TYPES) {
             List<ResultRow> rs = ok.values().stream().flatMap(List::stream)
                 .filter(r -> r.job().equals("fpgamr") && r.nodeType().equals(type) && r.tpw() != null).toList();
             if (!rs.isEmpty()) {
@@ -387,7 +388,11 @@ public final class Report {
         chart.getStyler().setYAxisMin(1.0);
         StudyCharts.write(chart, figure(name));
         image("TpW per node type", name);
-        line("The measured nodes present: see the sweeps' TpW tables above (their basis column says declared, measured or simulated).");
+        line("| node type | TpW [1/J] (mean over its runs) |");
+        line("|---|---|");
+        for (int i = 0; i < cats.size(); i++) {
+            line(String.format(Locale.ROOT, "| %s | %.2f |", cats.get(i), values.get(i)));
+        }
         line();
     }
 

@@ -8,7 +8,7 @@ import io.fpgamr.energy.sample.CsvTable;
  * says whether the energy was measured or modelled and {@code flags} why ({@code declared-power},
  * {@code simulated-fpga}, {@code no-power-source}). The last columns are where a map's time went
  * (summed over the job's maps): the map tasks' whole time (JVM start to the end of the map
- * function), of which the task's start (JVM and setup), the engine's calls (wall; also its CPU time,
+ * function), of which the task's start (its JVM's start to its setup), the engine's calls (wall; also its CPU time,
  * and on an FPGA the modelled device time and the driver's host time), reading records, writing
  * output and spilling; and writing and merging the output after the map function ({@code sort_s}). A failed run has its {@code error} and no figures.
  */

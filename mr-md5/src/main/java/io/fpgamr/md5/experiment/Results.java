@@ -46,9 +46,23 @@ public final class Results {
         return rows.stream().filter(r -> r.point().equals(p.id())).sorted((a, b) -> Integer.compare(a.run(), b.run())).toList();
     }
 
+    /** Forgets the failed runs, so that they run again; returns how many. */
+    public int forgetFailed() throws IOException {
+        int before = rows.size();
+        rows.removeIf(r -> !r.ok());
+        if (rows.size() != before) {
+            write();
+        }
+        return before - rows.size();
+    }
+
     /** Records a run and writes the file. */
     public void add(ResultRow row) throws IOException {
         rows.add(row);
+        write();
+    }
+
+    private void write() throws IOException {
         StringWriter w = new StringWriter();
         ResultRow.CSV.write(w, rows);
         AtomicFiles.write(file, w.toString().getBytes(StandardCharsets.UTF_8));

@@ -24,7 +24,7 @@ class PlanTest {
         assertEquals(28, p.bits());
         assertEquals(5, p.repetitions());
         // ch10: 2 inputs x 5 reducer counts (ch9's two among them); ch11: 3 more node counts (its 1-node point is ch10's
-        // 32-reducer 2^18 point); ch12: the fpga-sim point (its x86 point is that one again); the baseline: 1
+        // 32-reducer 2^18 point); ch12: the fpga point (its x86 point is that one again); the baseline: 1
         assertEquals(10 + 3 + 1 + 1, p.points().size());
         assertEquals(1, p.points().stream().filter(pt -> pt.job().equals("baseline")).count());
         assertEquals(List.of(1, 2, 3, 4), p.points(p.sweeps().get(2)).stream().map(Point::nodes).toList());
@@ -67,8 +67,8 @@ class PlanTest {
         Path f = tmp.resolve("p.yml");
         Files.writeString(f, good.replace("bits: 20", "bits: 41"));
         assertEquals(f + ": bits must be in 1..40, got 41", assertThrows(UsageException.class, () -> Plan.read(f)).getMessage());
-        Files.writeString(f, good.replace("node_types: [x86, fpga-sim]", "node_types: [x86, arm]"));
-        assertEquals(f + ": sweep ch12: node_types must list x86 and/or fpga-sim", assertThrows(UsageException.class, () -> Plan.read(f))
+        Files.writeString(f, good.replace("node_types: [x86, fpga]", "node_types: [x86, arm]"));
+        assertEquals(f + ": sweep ch12: node_types must list x86 and/or fpga", assertThrows(UsageException.class, () -> Plan.read(f))
             .getMessage());
         Files.writeString(f, good.replace("repetitions: 2", "repetitions: two"));
         String m = assertThrows(UsageException.class, () -> Plan.read(f)).getMessage();
