@@ -88,6 +88,7 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     private JobConf job;
     private MapTask task;
     private Reporter reporter;
+    private Counters.Counter spillUs;
     private MapOutputFile files;
     private FileSystem rfs;
     private int partitions;
@@ -172,6 +173,7 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         outputBytes = reporter.getCounter(TaskCounter.MAP_OUTPUT_BYTES);
         materializedBytes = reporter.getCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES);
         spilledRecords = reporter.getCounter(TaskCounter.SPILLED_RECORDS);
+        spillUs = reporter.getCounter(Md5Counters.MAP_SPILL_US);
         attempt = task.getTaskID().toString();
         OPEN.put(attempt, this);
         reporter.getCounter(Md5Counters.COLLECTOR_MAPS).increment(1);
@@ -335,10 +337,12 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
 
     /** Writes the buckets into a spill file and empties them. */
     private void spill() throws IOException {
+        long t0 = System.nanoTime();
         Path file = files.getSpillFileForWrite(spills.size(), heldBytes());
         LOG.info("spill {}: {} records", spills.size(), recordsHeld);
         spills.add(writeBuckets(file));
         release();
+        spillUs.increment((System.nanoTime() - t0) / 1000);
     }
 
     private long heldBytes() {
@@ -391,6 +395,8 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
 
     @Override
     public synchronized void flush() throws IOException, InterruptedException, ClassNotFoundException {
+        long t0 = System.nanoTime();
+        long spilled0 = spillUs.getValue();
         Path output;
         if (spills.isEmpty()) {
             // everything held: the buckets are the map's output, written once
@@ -411,6 +417,10 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
             rfs.setPermission(files.getOutputIndexFile(), SHUFFLE_OUTPUT_PERM);
         }
         sortPhase.complete();
+        // the spills in here are part of writing the output after the map function
+        long spilledHere = spillUs.getValue() - spilled0;
+        spillUs.increment(-spilledHere);
+        reporter.getCounter(Md5Counters.MAP_SORT_US).increment((System.nanoTime() - t0) / 1000);
     }
 
     /** Merges the spills partition by partition with Hadoop's Merger into the map's output, as MapOutputBuffer does. */

@@ -29,11 +29,11 @@ public sealed interface ClusterTarget {
     RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException;
 
     /** {@code --cluster KIND}; without it, {@code conf} when HADOOP_CONF_DIR is set, else {@code embedded}. */
-    static ClusterTarget parse(String kind, boolean hadoopConfDir, int fpgaDevices) throws UsageException {
+    static ClusterTarget parse(String kind, boolean hadoopConfDir, int nodes, int fpgaDevices) throws UsageException {
         String k = kind != null ? kind : hadoopConfDir ? "conf" : "embedded";
         return switch (k.toLowerCase(Locale.ROOT)) {
             case "local" -> new Local();
-            case "embedded" -> new Embedded(fpgaDevices);
+            case "embedded" -> new Embedded(nodes, fpgaDevices);
             case "conf" -> new Conf();
             default -> throw new UsageException("--cluster must be embedded, local or conf, got '" + kind + "'");
         };
@@ -72,10 +72,10 @@ public sealed interface ClusterTarget {
     }
 
     /**
-     * The embedded cluster ({@link EmbeddedCluster}), started for this run: the output is written to
-     * its HDFS and copied to the local directory the user named.
+     * The embedded cluster ({@link EmbeddedCluster}) of {@code nodes} NodeManagers, started for this
+     * run: the output is written to its HDFS and copied to the local directory the user named.
      */
-    record Embedded(int fpgaDevices) implements ClusterTarget {
+    record Embedded(int nodes, int fpgaDevices) implements ClusterTarget {
         @Override
         public String name() {
             return "embedded";
@@ -84,9 +84,11 @@ public sealed interface ClusterTarget {
         @Override
         public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException {
             java.nio.file.Path local = newLocalDir(config.output());
-            err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, a CPU NodeManager and an "
-                + "FPGA NodeManager with " + fpgaDevices + " simulated FPGA" + (fpgaDevices == 1 ? "" : "s") + ")");
-            EmbeddedCluster cluster = EmbeddedCluster.start(base, Launcher.JDK17_OPENS, fpgaDevices);
+            int cpuNodes = fpgaDevices > 0 ? nodes - 1 : nodes;
+            err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, " + cpuNodes + " CPU NodeManager"
+                + (cpuNodes == 1 ? "" : "s") + (fpgaDevices > 0 ? " and an FPGA NodeManager with " + fpgaDevices + " simulated FPGA"
+                + (fpgaDevices == 1 ? "" : "s") : "") + ")");
+            EmbeddedCluster cluster = EmbeddedCluster.start(base, Launcher.JDK17_OPENS, nodes, fpgaDevices);
             return new RunCluster(cluster.config(), cluster.mapSlots(), new Path("/fpgamr/" + local.getFileName()), local, true, cluster);
         }
     }

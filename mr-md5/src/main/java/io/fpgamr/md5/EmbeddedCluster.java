@@ -38,13 +38,17 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
  * configuration, joined to the same ResourceManager. Scheduling uses the DominantResourceCalculator,
  * so a container asking for an FPGA lands only where one is free, and fair ordering, so that two
  * jobs share the cluster. The CPU node has room for an AM and a map per core, the FPGA node for an
- * AM and a map per core and per device: {@link #mapSlots()} maps in all.
+ * AM and a map per core and per device: {@link #mapSlots()} maps in all. A cluster of more nodes
+ * ({@link #start(Configuration, String, int, int)}, the experiment plans' node counts) has more CPU
+ * nodes, each like the first, all on this machine.
  */
 public final class EmbeddedCluster implements AutoCloseable {
     static final int MAP_MB = 768;
     static final int REDUCE_MB = 1024;
     static final int AM_MB = 768;
     public static final int DEFAULT_FPGA_DEVICES = 2;
+    /** NodeManagers of the default cluster: a CPU node and the FPGA node (or a second CPU node). */
+    public static final int DEFAULT_NODES = 2;
     /** The line on {@link #main}'s standard input that stops the FPGA node. */
     public static final String STOP_FPGA_NODE = "stop-fpga-node";
     /** Set in {@link #config()}: where the FPGA node keeps its devices' state and logs. */
@@ -69,6 +73,18 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** Starts the cluster; its FPGA node offers {@code fpgaDevices} simulated devices (0: a second CPU node). */
     public static EmbeddedCluster start(Configuration base, String jvmOpts, int fpgaDevices) throws IOException {
+        return start(base, jvmOpts, DEFAULT_NODES, fpgaDevices);
+    }
+
+    /**
+     * Starts a cluster of {@code nodes} NodeManagers: with {@code fpgaDevices > 0} one of them is the
+     * FPGA node and the others CPU nodes, without, all are CPU nodes (each with a map slot per core).
+     */
+    public static EmbeddedCluster start(Configuration base, String jvmOpts, int nodes, int fpgaDevices) throws IOException {
+        if (nodes < 1 || fpgaDevices > 0 && nodes < 2) {
+            throw new IllegalArgumentException("an embedded cluster has at least one CPU node, and an FPGA node when it has FPGAs");
+        }
+        int cpuNodes = fpgaDevices > 0 ? nodes - 1 : nodes;
         Path work = Files.createTempDirectory("fpgamr-embedded-");
         int slots = Math.max(1, Runtime.getRuntime().availableProcessors());
         int fpgaSlots = slots + fpgaDevices;
@@ -116,13 +132,15 @@ public final class EmbeddedCluster implements AutoCloseable {
             conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, REDUCE_MB);
             conf.setInt(MRJobConfig.MR_AM_VMEM_MB, AM_MB);
             conf.set(MRConfig.FRAMEWORK_NAME, MRConfig.YARN_FRAMEWORK_NAME);
-            yarn = new MiniMRYarnCluster("fpgamr", 1);
+            yarn = new MiniMRYarnCluster("fpgamr", cpuNodes);
             yarn.init(conf);
             yarn.start();
             Path fpgaState = work.resolve("fpga-node");
-            NodeManager fpgaNode = startFpgaNode(yarn, work.resolve("fpga-nm"), fpgaState, fpgaDevices, fpgaSlots, base);
-            EmbeddedCluster c = new EmbeddedCluster(work, dfs, yarn, fpgaNode, fpgaState, slots + fpgaSlots);
-            c.awaitNodes(fpgaDevices);
+            NodeManager fpgaNode = fpgaDevices > 0
+                ? startFpgaNode(yarn, work.resolve("fpga-nm"), fpgaState, fpgaDevices, fpgaSlots, base) : null;
+            EmbeddedCluster c = new EmbeddedCluster(work, dfs, yarn, fpgaNode, fpgaState,
+                cpuNodes * slots + (fpgaNode != null ? fpgaSlots : 0));
+            c.awaitNodes(nodes, fpgaDevices);
             return c;
         } catch (IOException | RuntimeException e) {
             if (yarn != null) {
@@ -180,8 +198,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         return nm;
     }
 
-    /** Waits until the ResourceManager has both nodes, the FPGA node with its devices. */
-    private void awaitNodes(int fpgaDevices) throws IOException {
+    /** Waits until the ResourceManager has every node, the FPGA node with its devices. */
+    private void awaitNodes(int expected, int fpgaDevices) throws IOException {
         long deadline = System.currentTimeMillis() + 60_000;
         while (System.currentTimeMillis() < deadline) {
             int nodes = 0;
@@ -191,7 +209,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 Resource r = n.getTotalCapability();
                 fpgas += r.getResourceValue(FpgaContainer.RESOURCE);
             }
-            if (nodes == 2 && fpgas == fpgaDevices) {
+            if (nodes == expected && fpgas == fpgaDevices) {
                 return;
             }
             try {
@@ -223,7 +241,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     @Override
     public void close() {
         // Each NodeManager waits some seconds for its applications on the way down: in parallel.
-        Thread fpgaStop = new Thread(fpgaNode::stop, "fpgamr-fpga-nm-stop");
+        Thread fpgaStop = new Thread(() -> {
+            if (fpgaNode != null) {
+                fpgaNode.stop();
+            }
+        }, "fpgamr-fpga-nm-stop");
         fpgaStop.start();
         try {
             yarn.stop();
@@ -246,7 +268,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** Stops the FPGA node's NodeManager (as a node that goes down mid-job): its containers die, the ResourceManager loses it. */
     public void stopFpgaNode() {
-        fpgaNode.stop();
+        if (fpgaNode != null) {
+            fpgaNode.stop();
+        }
     }
 
     /**

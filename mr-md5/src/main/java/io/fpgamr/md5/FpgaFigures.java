@@ -17,7 +17,7 @@ import org.apache.hadoop.mapreduce.TaskInputOutputContext;
  * @param hostPerDevice host time over modelled device time
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-record FpgaFigures(long batches, long deviceCycles, double modelledDeviceS, double hostS, double hostPerDevice, long zeroCopyBatches,
+public record FpgaFigures(long batches, long deviceCycles, double modelledDeviceS, double hostS, double hostPerDevice, long zeroCopyBatches,
                    boolean simulated) {
 
     /** Adds an FPGA engine's figures to the task's counters; nothing for other engines. */

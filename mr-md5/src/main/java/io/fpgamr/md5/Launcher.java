@@ -140,13 +140,13 @@ public class Launcher extends Configured implements Tool {
         try (ProgressReporter progress = new ProgressReporter(job, config, monitor.config().node(), submitMs,
             ProgressReporter.spool(monitor.config().spool()), err)) {
             job.submit();
-            err.println("fpgamr: submitted " + job.getJobID() + ": " + mode.label() + " over 2^" + config.domain().bits() + " values, "
+            err.println("fpgamr: submitted " + job.getJobID() + ": " + config.mode().label() + " over 2^" + config.domain().bits() + " values, "
                 + config.targets().size() + " target(s), engine " + config.engine());
-            boolean ok = job.waitForCompletion(false);
+            boolean ok = awaitCompletion(job, config.timeoutS(), progress);
             doneMs = System.currentTimeMillis();
             jobId = job.getJobID().toString();
             counts = ok ? WorkCounts.of(job.getCounters()) : null;
-            String problems = ok ? counts.problems(mode, config.domain()) : null;
+            String problems = ok ? counts.problems(config.mode(), config.domain()) : null;
             progress.finish(ok && problems == null);
             if (!ok) {
                 String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
@@ -169,6 +169,88 @@ public class Launcher extends Configured implements Tool {
             timeline, energy.toMap(), FpgaFigures.of(counters, timeline.simulated()));
         long fallback = counters.findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
         return new RunReport.JobRun(found, summary, energy, fallback, energyDir);
+    }
+
+    /**
+     * Waits for the job as {@code Job.waitForCompletion} does, and kills it once it has run
+     * {@code timeoutS} seconds (0: no limit): a job that runs over its time is a failed run.
+     */
+    private static boolean awaitCompletion(Job job, int timeoutS, ProgressReporter progress) throws IOException, InterruptedException,
+        JobFailedException {
+        long deadline = timeoutS > 0 ? System.currentTimeMillis() + 1000L * timeoutS : Long.MAX_VALUE;
+        int poll = job.getConfiguration().getInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
+        while (!job.isComplete()) {
+            if (System.currentTimeMillis() > deadline) {
+                job.killJob();
+                progress.finish(false);
+                throw new JobFailedException("job " + job.getJobID() + " timed out after " + timeoutS + " s and was killed");
+            }
+            Thread.sleep(poll);
+        }
+        return job.isSuccessful();
+    }
+
+    /**
+     * A cluster and an energy monitor held open for many jobs: the experiment plan runner's handle
+     * ({@code io.fpgamr.md5.experiment}). Each job is one run, as one run of the launcher makes it,
+     * checked against its own accounting; its output goes under the session's output directory.
+     */
+    public static final class Session implements AutoCloseable {
+        private final Launcher launcher;
+        private final RunCluster cluster;
+        private final EnergyMonitor monitor;
+
+        private Session(Launcher launcher, RunCluster cluster, EnergyMonitor monitor) {
+            this.launcher = launcher;
+            this.cluster = cluster;
+            this.monitor = monitor;
+        }
+
+        /** Opens the cluster {@code config} names (its output directory must not exist) and starts the energy monitor. */
+        public static Session open(RunConfig config, Configuration base, EnergyConfig energy, PrintStream err) throws Exception {
+            RunCluster cluster = config.cluster().open(config, base, err);
+            try {
+                EnergyMonitor monitor = EnergyMonitor.start(energy);
+                err.println("fpgamr: " + monitor.describe());
+                return new Session(new Launcher(config.mode(), err, err), cluster, monitor);
+            } catch (Exception | Error e) {
+                cluster.close();
+                throw e;
+            }
+        }
+
+        /** One job of {@code config} (its cluster, output, summary and repeat are the session's), into the session's {@code name}. */
+        public RunReport.JobRun run(RunConfig config, String name) throws Exception {
+            Configuration conf = new Configuration(cluster.conf());
+            String design = FpgaRequest.make(config, conf);
+            Path out = new Path(cluster.output(), name);
+            java.nio.file.Path copy = cluster.localCopy() == null ? null : cluster.localCopy().resolve(name);
+            java.nio.file.Path energyDir = cluster.energyDir().resolve(name);
+            try {
+                return launcher.runOnce(config, cluster, conf, design, out, copy, energyDir, monitor);
+            } catch (Exception e) {
+                out.getFileSystem(conf).delete(out, true);
+                if (copy != null) {
+                    org.apache.hadoop.fs.FileUtil.fullyDelete(copy.toFile());
+                }
+                org.apache.hadoop.fs.FileUtil.fullyDelete(energyDir.toFile());
+                throw e;
+            }
+        }
+
+        /** The local folder of a job's energy report ({@code report.md}, {@code power.png}, ...). */
+        public java.nio.file.Path energyDir(String name) {
+            return cluster.energyDir().resolve(name);
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                monitor.close();
+            } finally {
+                cluster.close();
+            }
+        }
     }
 
     /** The preimages in the job's part files, sorted, each once. */

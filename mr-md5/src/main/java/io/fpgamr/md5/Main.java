@@ -18,6 +18,8 @@ public final class Main {
         "  search DIGEST... [options]   find MD5 preimages over [0, 2^bits); maps emit only matches",
         "  bench DIGEST... [options]    the thesis's benchmark: every (lsb, message||md5) pair is shuffled",
         "  rate [--bits N] [--accel SPEC]...  values/s of the MD5 engines alone, in this process",
+        "  baseline DIGEST... [options] the bench job written the plain Hadoop way (MessageDigest, Text pairs): the baseline",
+        "  experiment PLAN --out DIR    the thesis's study as a plan (mr-md5/experiments/): results.csv and report.md",
         "  energy sources|scope|report|exporter|check-dashboard ...  power, joules and TpW (see energy/README.md)",
         "",
         "'fpgamr <command> --help' lists a command's options.");
@@ -46,8 +48,12 @@ public final class Main {
                     return ToolRunner.run(new Configuration(), new Launcher(Mode.SEARCH, out, err), rest);
                 case "bench":
                     return ToolRunner.run(new Configuration(), new Launcher(Mode.BENCH, out, err), rest);
+                case "baseline":
+                    return ToolRunner.run(new Configuration(), new Launcher(Mode.BASELINE, out, err), rest);
                 case "energy":
                     return io.fpgamr.energy.EnergyCli.run(rest);
+                case "experiment":
+                    return io.fpgamr.md5.experiment.Experiment.run(rest, out, err);
                 case "rate":
                     return EngineRate.run(rest, out);
                 case "-h":
@@ -56,7 +62,7 @@ public final class Main {
                     out.println(USAGE);
                     return 0;
                 default:
-                    err.println("fpgamr: unknown command '" + cmd + "' (expected search, bench, rate or energy; see --help)");
+                    err.println("fpgamr: unknown command '" + cmd + "' (expected search, bench, rate, experiment or energy; see --help)");
                     return 2;
             }
         } catch (UsageException e) {

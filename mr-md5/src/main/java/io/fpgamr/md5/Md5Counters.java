@@ -10,6 +10,16 @@ public enum Md5Counters {
     PREIMAGES_REJECTED,
     /** CPU time of the maps' threads inside the engine's calls, microseconds (see {@code EngineMapper}). */
     ENGINE_CPU_US,
+    /** Wall time of the maps inside the engine's calls, microseconds (one clock read each side of a batch). */
+    MAP_ENGINE_US,
+    /** Wall time of the maps between batches: the framework reading and handing over records, microseconds. */
+    MAP_READ_US,
+    /** Wall time of the maps emitting a batch's output, spills during it excepted, microseconds. */
+    MAP_WRITE_US,
+    /** Wall time of the one-byte-key collector spilling while the map runs, microseconds. */
+    MAP_SPILL_US,
+    /** Wall time of the one-byte-key collector writing (and merging) the map's output after the map function, microseconds. */
+    MAP_SORT_US,
     /** Bench maps whose output {@link ByteKeyCollector} wrote (the others fell back to Hadoop's MapOutputBuffer). */
     COLLECTOR_MAPS,
     /** Map tasks that hashed with the pure-Java engine because no native kernel was available. */

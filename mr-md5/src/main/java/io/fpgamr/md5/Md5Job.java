@@ -20,12 +20,20 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
  * how often it runs; this class only defines it.
  */
 public final class Md5Job {
-    /** {@code search}: maps emit only preimages; {@code bench}: the thesis's job, every pair shuffled. */
+    /**
+     * {@code search}: maps emit only preimages; {@code bench}: the thesis's job, every pair shuffled;
+     * {@code baseline}: the bench job written the plain Hadoop way ({@link BaselineJob}).
+     */
     public enum Mode {
-        SEARCH, BENCH;
+        SEARCH, BENCH, BASELINE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** Whether every value's pair goes through the shuffle to reducers. */
+        public boolean shuffles() {
+            return this != SEARCH;
         }
     }
 
@@ -70,6 +78,8 @@ public final class Md5Job {
             job.setReducerClass(BenchReducer.class);
             job.setNumReduceTasks(p.reducers());
             BenchShuffle.configure(job.getConfiguration());
+        } else if (p.mode() == Mode.BASELINE) {
+            BaselineJob.configure(job, p.reducers());
         } else {
             job.setMapperClass(SearchMapper.class);
             job.setNumReduceTasks(0);

@@ -84,7 +84,7 @@ final class ProgressReporter implements AutoCloseable {
                 maps = LocalTasks.MAPS.get();
                 fpga = LocalTasks.FPGA_MAPS.get();
                 reduces = LocalTasks.REDUCES.get();
-                boolean shuffling = config.mode() == Md5Job.Mode.BENCH && job.mapProgress() >= 1f && job.reduceProgress() < 1f / 3;
+                boolean shuffling = config.mode().shuffles() && job.mapProgress() >= 1f && job.reduceProgress() < 1f / 3;
                 shuffles = shuffling ? config.reducers() : 0;
                 containers = 0;
             } else {

@@ -28,9 +28,11 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * @param output        the output directory's name (given, or {@code fpgamr-output/<mode>-<time>})
  * @param summaryJson   where the run's figures go as JSON, or null
  * @param design        the FPGA design the maps need ({@code --design}), or null
+ * @param timeoutS      seconds after which a job still running is killed and its run failed; 0: no limit
  */
 public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk, long recordsPerSplit, int maps, int reducers,
-                        EngineSpec engine, ClusterTarget cluster, String output, Path summaryJson, String design, int repeat) {
+                        EngineSpec engine, ClusterTarget cluster, String output, Path summaryJson, String design, int repeat,
+                        int timeoutS) {
 
     /** The values of {@code --accel}. */
     static final List<String> ACCELS = List.of("cpu", "fpga", "auto", "java");
@@ -96,6 +98,9 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             + "(default on the embedded cluster: " + FpgaRequest.EMBEDDED_DESIGN + ")"));
         o.addOption(option("fpga-devices", "N", "embedded cluster: simulated FPGAs on its FPGA node (default "
             + EmbeddedCluster.DEFAULT_FPGA_DEVICES + "; 0: no FPGA in the cluster)"));
+        o.addOption(option("nodes", "N", "embedded cluster: NodeManagers, the FPGA node one of them when it has FPGAs (default "
+            + EmbeddedCluster.DEFAULT_NODES + ")"));
+        o.addOption(option("timeout", "SECONDS", "kill a job that has not finished after this many seconds (a failed run); default: none"));
         o.addOption(option("repeat", "N", "run the job N times on the same cluster and give every figure (stage times, energy, TpW) as "
             + "mean ± sd (default " + Repetitions.DEFAULT_RUNS + " in bench mode, as the thesis ran each measurement, and 1 in search "
             + "mode); runs go to OUTPUT/run-1 .. run-N, their energy reports and the summary over them to OUTPUT/_energy"));
@@ -134,7 +139,7 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
     }
 
     /** The arguments after Hadoop's generic options, checked; {@code hadoopConfDir}: whether HADOOP_CONF_DIR is set. */
-    static RunConfig parse(Mode mode, String[] args, boolean hadoopConfDir) throws UsageException {
+    public static RunConfig parse(Mode mode, String[] args, boolean hadoopConfDir) throws UsageException {
         CommandLine cl = commandLine(args);
         List<String> targets = new ArrayList<>();
         for (String a : cl.getArgList()) {
@@ -174,8 +179,10 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             throw new UsageException("--design: no such design package: " + design);
         }
         int fpgaDevices = intOption(cl, "fpga-devices", EmbeddedCluster.DEFAULT_FPGA_DEVICES, 0, 16);
-        ClusterTarget cluster = ClusterTarget.parse(cl.getOptionValue("cluster"), hadoopConfDir, fpgaDevices);
-        int repeat = intOption(cl, "repeat", mode == Mode.BENCH ? Repetitions.DEFAULT_RUNS : 1, 1, 100);
+        int nodes = intOption(cl, "nodes", EmbeddedCluster.DEFAULT_NODES, fpgaDevices > 0 ? 2 : 1, 16);
+        ClusterTarget cluster = ClusterTarget.parse(cl.getOptionValue("cluster"), hadoopConfDir, nodes, fpgaDevices);
+        int timeoutS = intOption(cl, "timeout", 0, 1, 7 * 24 * 3600);
+        int repeat = intOption(cl, "repeat", mode.shuffles() ? Repetitions.DEFAULT_RUNS : 1, 1, 100);
         Path summaryJson = null;
         if (cl.hasOption("summary-json")) {
             summaryJson = Path.of(cl.getOptionValue("summary-json")).toAbsolutePath();
@@ -186,7 +193,7 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
         String output = cl.getOptionValue("output",
             "fpgamr-output/" + mode.label() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         return new RunConfig(mode, Targets.unique(targets), domain, ppk, recordsPerSplit, maps, reducers,
-            engine, cluster, output, summaryJson, design, repeat);
+            engine, cluster, output, summaryJson, design, repeat, timeoutS);
     }
 
     private static int intOption(CommandLine cl, String name, int dflt, int min, int max) throws UsageException {

@@ -10,13 +10,13 @@ import java.util.List;
  * and over repeated runs their statistics ({@code repetitions}, null for one run) and the summary
  * that covers them all.
  */
-record RunReport(List<JobRun> runs, Repetitions repetitions, JobSummary summary) {
+public record RunReport(List<JobRun> runs, Repetitions repetitions, JobSummary summary) {
 
     /**
      * One job, done and checked: its preimages (sorted), its figures, its energy, the maps that fell
      * back to pure Java, and where its energy report is.
      */
-    record JobRun(List<String> preimages, JobSummary summary, JobEnergy energy, long javaFallbackMaps, Path energyDir) {
+    public record JobRun(List<String> preimages, JobSummary summary, JobEnergy energy, long javaFallbackMaps, Path energyDir) {
         boolean simulated() {
             return energy.simulated();
         }

@@ -32,7 +32,12 @@ public final class TaskSpans {
 
     /** Records a map that began at {@code setupMs} (its JVM's start in a YARN container) and ends now, hashing on {@code engine}. */
     static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, Md5Engine engine, long setupMs) throws IOException {
-        write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), engine.kind(), engine.simulated(), taskStart(setupMs), setupMs,
+        writeMap(context, engine.kind(), engine.simulated(), setupMs);
+    }
+
+    /** Records a map that began at {@code setupMs} and ends now, hashing on {@code hardware} (cpu, fpga). */
+    static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, String hardware, boolean simulated, long setupMs) throws IOException {
+        write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), hardware, simulated, taskStart(setupMs), setupMs,
             System.currentTimeMillis()));
     }
 

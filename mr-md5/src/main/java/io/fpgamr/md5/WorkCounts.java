@@ -37,11 +37,11 @@ record WorkCounts(long valuesHashed, long preimagesRejected, long mapOutputRecor
         if (preimagesRejected > 0) {
             p.add(preimagesRejected + " preimage(s) failed the host's re-check (their MD5 is not a target)");
         }
+        if (mode.shuffles() && (mapOutputRecords != n || reduceInputRecords != n)) {
+            p.add("the shuffle carried " + mapOutputRecords + " map output records and " + reduceInputRecords
+                + " reduce input records, not " + n + " each");
+        }
         if (mode == Md5Job.Mode.BENCH) {
-            if (mapOutputRecords != n || reduceInputRecords != n) {
-                p.add("the shuffle carried " + mapOutputRecords + " map output records and " + reduceInputRecords
-                    + " reduce input records, not " + n + " each");
-            }
             long each = benchRecordBytes(domain);
             if (mapOutputBytes != mapOutputRecords * each) {
                 p.add("the map output is " + mapOutputBytes + " bytes for " + mapOutputRecords + " records, not " + each

@@ -15,6 +15,7 @@ import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -119,13 +120,13 @@ public final class PowerChart {
         s.setYAxisGroup(axis);
     }
 
-    public static void writePng(XYChart chart, Path file) throws IOException {
+    public static void writePng(Chart<?, ?> chart, Path file) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
             BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
         }
     }
 
-    public static void writeSvg(XYChart chart, Path file) throws IOException {
+    public static void writeSvg(Chart<?, ?> chart, Path file) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
             VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
         }

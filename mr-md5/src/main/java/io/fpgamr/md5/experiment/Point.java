@@ -1,0 +1,64 @@
+package io.fpgamr.md5.experiment;
+
+import io.fpgamr.md5.Md5Job.Mode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One job of a plan: which job, on which node type, over what. Its {@link #id()} is its key in
+ * {@code results.csv}: a resumed run skips the runs of a point already there.
+ *
+ * @param job      {@code fpgamr} (the bench job) or {@code baseline} (the plain Hadoop job)
+ * @param nodeType {@code x86} (this machine's CPU) or {@code fpga} (the FPGA node: on the embedded cluster a simulated device, which the
+ *                 run's flags say)
+ * @param nodes    NodeManagers doing the work: CPU nodes for x86, the one FPGA node for fpga
+ */
+public record Point(String job, String nodeType, int bits, int ppk, int maps, int reducers, int nodes) {
+
+    public String id() {
+        return job + "/" + nodeType + "/bits=" + bits + "/ppk=" + ppk + "/maps=" + maps + "/reducers=" + reducers + "/nodes=" + nodes;
+    }
+
+    /** A name for the point's folders: its id with '/' and '=' made plain. */
+    public String folder() {
+        return id().replace("/", "_").replace("=", "");
+    }
+
+    /** The launcher's mode of the point's job. */
+    public Mode mode() {
+        return job.equals("baseline") ? Mode.BASELINE : Mode.BENCH;
+    }
+
+    public boolean fpga() {
+        return nodeType.equals("fpga");
+    }
+
+    /**
+     * The embedded cluster this point needs: its NodeManagers and simulated FPGAs. An FPGA point's
+     * maps run on the FPGA node only (every map asks for a device); a CPU node beside it takes reduces.
+     */
+    public Shape shape(int fpgaDevices) {
+        return fpga() ? new Shape(nodes + 1, fpgaDevices) : new Shape(nodes, 0);
+    }
+
+    /** An embedded cluster's size. */
+    public record Shape(int nodes, int fpgaDevices) {
+        /** The launcher's flags that start such a cluster. */
+        public List<String> args() {
+            return List.of("--cluster", "embedded", "--nodes", Integer.toString(nodes), "--fpga-devices", Integer.toString(fpgaDevices));
+        }
+
+        @Override
+        public String toString() {
+            return nodes + " node" + (nodes == 1 ? "" : "s") + (fpgaDevices > 0 ? ", " + fpgaDevices + " simulated FPGAs" : "");
+        }
+    }
+
+    /** The launcher's arguments for one run of this point (the cluster's flags come from the session). */
+    public List<String> args(String target, int timeoutS) {
+        List<String> a = new ArrayList<>(List.of(target, "--bits", Integer.toString(bits), "--ppk", Integer.toString(ppk),
+            "--maps", Integer.toString(maps), "--reducers", Integer.toString(reducers), "--repeat", "1",
+            "--timeout", Integer.toString(timeoutS), "--accel", fpga() ? "fpga" : "cpu"));
+        return a;
+    }
+}

@@ -1,0 +1,80 @@
+package io.fpgamr.md5.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.md5.UsageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shipped plans and the published values read and expand as the report expects; a bad plan is one line naming the field. */
+class PlanTest {
+    private static final Path DIR = Path.of("experiments");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void thesisPlanHasTheThesissPoints() throws Exception {
+        Plan p = Plan.read(DIR.resolve("thesis.yml"));
+        assertEquals(28, p.bits());
+        assertEquals(5, p.repetitions());
+        // ch10: 2 inputs x 5 reducer counts (ch9's two among them); ch11: 3 more node counts (its 1-node point is ch10's
+        // 32-reducer 2^18 point); ch12: the fpga point (its x86 point is that one again); the baseline: 1
+        assertEquals(10 + 3 + 1 + 1, p.points().size());
+        assertEquals(1, p.points().stream().filter(pt -> pt.job().equals("baseline")).count());
+        assertEquals(List.of(1, 2, 3, 4), p.points(p.sweeps().get(2)).stream().map(Point::nodes).toList());
+    }
+
+    @Test
+    void quickPlanHasTheSameShape() throws Exception {
+        Plan thesis = Plan.read(DIR.resolve("thesis.yml"));
+        Plan quick = Plan.read(DIR.resolve("quick.yml"));
+        assertEquals(thesis.sweeps().stream().map(Plan.Sweep::name).toList(), quick.sweeps().stream().map(Plan.Sweep::name).toList());
+        for (int i = 0; i < thesis.sweeps().size(); i++) {
+            assertEquals(thesis.sweeps().get(i).nodeTypes(), quick.sweeps().get(i).nodeTypes());
+            assertEquals(thesis.sweeps().get(i).nodes(), quick.sweeps().get(i).nodes());
+            assertEquals(thesis.sweeps().get(i).inputs().stream().map(Plan.Input::ppk).toList(),
+                quick.sweeps().get(i).inputs().stream().map(Plan.Input::ppk).toList());
+        }
+    }
+
+    @Test
+    void publishedValuesAreTheThesiss() throws Exception {
+        Published pub = Published.read(DIR.resolve("thesis-published.yml"));
+        Published.Entry t91 = pub.find("x86", "disco", 1, 4, 1, false).orElseThrow();
+        assertEquals(List.of(621.8, 16.38), t91.totalS());
+        assertEquals(List.of(1717.5, 32.95), t91.tpw());
+        assertEquals(List.of(4180.1, 17.72), pub.find("arm-fpga", "patched", 262144, 32, 1, false).orElseThrow().tpw());
+        assertEquals(List.of(1306.98), pub.find("arm-fpga", "disco", 262144, 4, 1, false).orElseThrow().tpw());
+        assertEquals(List.of(4146.21, 51.03), pub.find("arm", "disco", 262144, 32, 4, true).orElseThrow().tpw());
+        // every printed stage table row adds up to its total within the rounding of the means (the thesis's own sums)
+        for (Published.Entry e : pub.entries()) {
+            double sum = e.mapS().get(0) + e.shuffleS().get(0) + e.reduceS().get(0);
+            assertTrue(Math.abs(sum - e.totalS().get(0)) < 0.05 * e.totalS().get(0) + 1, e.tables() + " " + e.node() + ": " + sum);
+        }
+    }
+
+    @Test
+    void badPlansAreOneLineNamingTheField() throws Exception {
+        assertEquals("no such plan: " + tmp.resolve("none.yml"), assertThrows(UsageException.class, () -> Plan.read(tmp.resolve("none.yml")))
+            .getMessage());
+        String good = Files.readString(DIR.resolve("quick.yml")).replace("published: thesis-published.yml", "published: x.yml");
+        Path f = tmp.resolve("p.yml");
+        Files.writeString(f, good.replace("bits: 20", "bits: 41"));
+        assertEquals(f + ": bits must be in 1..40, got 41", assertThrows(UsageException.class, () -> Plan.read(f)).getMessage());
+        Files.writeString(f, good.replace("node_types: [x86, fpga]", "node_types: [x86, arm]"));
+        assertEquals(f + ": sweep ch12: node_types must list x86 and/or fpga", assertThrows(UsageException.class, () -> Plan.read(f))
+            .getMessage());
+        Files.writeString(f, good.replace("repetitions: 2", "repetitions: two"));
+        String m = assertThrows(UsageException.class, () -> Plan.read(f)).getMessage();
+        assertTrue(m.startsWith(f + ": repetitions: ") && !m.contains("\n"), m);
+        Files.writeString(f, good.replace("timeout_s: 300", "timeout_s: 300\ncolour: blue"));
+        m = assertThrows(UsageException.class, () -> Plan.read(f)).getMessage();
+        assertTrue(m.startsWith(f + ": ") && m.contains("colour") && !m.contains("\n"), m);
+    }
+}
