@@ -146,6 +146,9 @@ public final class Experiment {
             try {
                 opened = Launcher.Session.open(sessionConfig, new Configuration(), energy, err);
             } catch (Exception ex) {
+                if (shuttingDown()) {
+                    return;
+                }
                 String why = "the cluster did not start: " + firstLine(ex);
                 err.println("experiment: " + why);
                 for (Point p : e.getValue()) {
@@ -175,6 +178,11 @@ public final class Experiment {
                             err.println(String.format(Locale.ROOT, "experiment: [%d/%d] ok: %.1f s total, %d values hashed", done, total,
                                 row.totalS(), row.valuesHashed()));
                         } catch (Exception ex) {
+                            if (shuttingDown()) {
+                                // stopped (a signal): the run was cut short, not failed; a resume runs it again
+                                err.println("experiment: [" + done + "/" + total + "] interrupted, not recorded");
+                                return;
+                            }
                             String why = firstLine(ex);
                             row = ResultRow.failed(p, run, why);
                             err.println("experiment: [" + done + "/" + total + "] FAILED: " + why);
@@ -183,6 +191,22 @@ public final class Experiment {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Whether the JVM is stopping (SIGTERM, SIGINT): its shutdown hooks stop the embedded cluster, so
+     * the run in progress fails for a reason that is not the run's. The JVM refuses new hooks from
+     * the moment it starts running them, so this cannot miss a shutdown that caused the failure.
+     */
+    private static boolean shuttingDown() {
+        try {
+            Thread probe = new Thread(() -> { });
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException stopping) {
+            return true;
         }
     }
 
