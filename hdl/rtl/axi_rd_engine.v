@@ -90,7 +90,7 @@ module axi_rd_engine #(
     // burst start addresses, for err_addr
     wire [ADDR_W-1:0] head_addr;
     wire              head_valid;
-    sync_fifo #(.WIDTH(ADDR_W), .DEPTH(FIFO_DEPTH)) u_addr_fifo (
+    sync_fifo #(.WIDTH(ADDR_W), .DEPTH(FIFO_DEPTH), .BRAM(0)) u_addr_fifo (
         .clk(clk), .rst(rst), .clr(start),
         .in_valid(ar_fire), .in_ready(addr_fifo_ready), .in_data(cur_addr),
         .out_valid(head_valid), .out_ready(r_fire && m_axi_rlast), .out_data(head_addr),

@@ -1,10 +1,16 @@
 // sync_fifo: single-clock first-word-fall-through FIFO with valid/ready on
-// both sides, a synchronous clear and an occupancy count.
-// DEPTH must be a power of two.
+// both sides, a synchronous clear and an occupancy count; holds DEPTH words
+// (DEPTH a power of two).
+// BRAM = 1: the storage is read through a register (block RAM: M10K on
+// Cyclone V, EBR on ECP5) into an output register, so a word written to an
+// empty FIFO shows at the output two clocks later (data FIFOs).
+// BRAM = 0: the storage is read combinationally (registers or LUT RAM), a
+// word shows the clock after it was written (small control FIFOs).
 `default_nettype none
 module sync_fifo #(
     parameter integer WIDTH = 8,
-    parameter integer DEPTH = 16
+    parameter integer DEPTH = 16,
+    parameter integer BRAM = 1
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -22,27 +28,46 @@ module sync_fifo #(
     reg [WIDTH-1:0] mem [0:DEPTH-1];
     reg [AW:0] wr_ptr;
     reg [AW:0] rd_ptr;
-
-    wire empty = wr_ptr == rd_ptr;
-    wire full = (wr_ptr[AW-1:0] == rd_ptr[AW-1:0]) && (wr_ptr[AW] != rd_ptr[AW]);
-
-    assign in_ready = !full;
-    assign out_valid = !empty;
-    assign out_data = mem[rd_ptr[AW-1:0]];
-    assign count = wr_ptr - rd_ptr;
+    wire [AW:0] stored = wr_ptr - rd_ptr;            // words in the storage
+    wire push = in_valid && in_ready;
+    wire pop;                                        // a word leaves the storage
 
     always @(posedge clk) begin
-        if (in_valid && !full) mem[wr_ptr[AW-1:0]] <= in_data;
+        if (push) mem[wr_ptr[AW-1:0]] <= in_data;
     end
-
     always @(posedge clk) begin
         if (rst || clr) begin
             wr_ptr <= {(AW+1){1'b0}};
             rd_ptr <= {(AW+1){1'b0}};
         end else begin
-            if (in_valid && !full) wr_ptr <= wr_ptr + 1'b1;
-            if (out_ready && !empty) rd_ptr <= rd_ptr + 1'b1;
+            if (push) wr_ptr <= wr_ptr + 1'b1;
+            if (pop) rd_ptr <= rd_ptr + 1'b1;
         end
     end
+
+    generate
+        if (BRAM) begin : g_bram
+            reg             q_valid;
+            reg [WIDTH-1:0] q;
+            assign pop = (stored != 0) && (!q_valid || out_ready);
+            always @(posedge clk) begin
+                if (pop) q <= mem[rd_ptr[AW-1:0]];
+            end
+            always @(posedge clk) begin
+                if (rst || clr) q_valid <= 1'b0;
+                else if (pop) q_valid <= 1'b1;
+                else if (out_ready) q_valid <= 1'b0;
+            end
+            assign out_valid = q_valid;
+            assign out_data = q;
+            assign count = stored + {{AW{1'b0}}, q_valid};
+        end else begin : g_comb
+            assign pop = (stored != 0) && out_ready;
+            assign out_valid = stored != 0;
+            assign out_data = mem[rd_ptr[AW-1:0]];
+            assign count = stored;
+        end
+    endgenerate
+    assign in_ready = count < DEPTH;
 endmodule
 `default_nettype wire
