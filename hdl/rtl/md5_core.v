@@ -54,11 +54,13 @@ module md5_core (
                     assign mn = word;
                 end else begin : g_delay
                     // read at wp - (i - 1): written i clocks before stage i needs it
+                    localparam [5:0] BACK = i - 1;
+                    wire [5:0] ra = wp - BACK;     // modulo 64
                     reg [31:0] mem [0:63];
                     reg [31:0] q;
                     always @(posedge clk) begin
                         mem[wp] <= word;
-                        q <= mem[wp - (i - 1)];
+                        q <= mem[ra];
                     end
                     assign mn = q;
                 end
