@@ -6,7 +6,8 @@
 // A non-OKAY response (SLVERR/DECERR) sets err (with the burst address in
 // err_addr) and stops new bursts; bursts already issued are still accepted
 // and their data dropped, so busy falls only when the bus is quiet.
-// stop ends the transfer early the same way, without an error.
+// stop ends the transfer early the same way, without an error; clr_err (any
+// job's start) clears the error of an earlier transfer.
 `default_nettype none
 module axi_rd_engine #(
     parameter integer ADDR_W = 32,
@@ -19,6 +20,7 @@ module axi_rd_engine #(
     input  wire              clk,
     input  wire              rst,
     input  wire              start,
+    input  wire              clr_err,
     input  wire [ADDR_W-1:0] addr,
     input  wire [CNT_W-1:0]  nbeats,
     input  wire              stop,
@@ -112,6 +114,10 @@ module axi_rd_engine #(
                 err <= 1'b0;
                 err_addr <= {ADDR_W{1'b0}};
             end else begin
+                if (clr_err) begin
+                    err <= 1'b0;
+                    err_addr <= {ADDR_W{1'b0}};
+                end
                 if (stop) stopped <= 1'b1;
                 if (ar_fire) begin
                     cur_addr <= cur_addr + ({{(ADDR_W-16){1'b0}}, blen} << LSB);

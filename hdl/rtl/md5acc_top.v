@@ -192,7 +192,7 @@ module md5acc_top #(
     axi_rd_engine #(.ADDR_W(ADDR_W), .DATA_W(DATA_W), .MAX_BURST(MAX_BURST),
                     .FIFO_DEPTH(RD_FIFO), .CNT_W(64), .AXI_CACHE(AXI_CACHE)) u_rd (
         .clk(clk), .rst(rst),
-        .start(launch && !job_op), .addr(job_src), .nbeats(rd_nbeats),
+        .start(launch && !job_op), .clr_err(launch), .addr(job_src), .nbeats(rd_nbeats),
         .stop(stop), .busy(rd_busy), .err(rd_err), .err_addr(rd_err_addr),
         .out_valid(rd_beat_valid), .out_ready(rd_beat_pop), .out_data(rd_beat),
         .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen),

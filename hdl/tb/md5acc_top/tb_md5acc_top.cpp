@@ -349,6 +349,11 @@ int main(int argc, char **argv)
         CHECK(r.irq_line && r.irq_sts == FPGAMR_IRQ_STATUS_ERROR_MASK, "error irq");
         CHECK(r.err_addr == 0x40000000, "err addr %llx", (unsigned long long)r.err_addr);
         CHECK(r.done < j.count, "done %llu", (unsigned long long)r.done);
+        Job q;  // a search right after a read error starts clean
+        q.op = FPGAMR_OP_SEARCH; q.width = 4; q.count = 64; q.dst = MEM_BASE + 0x300000; q.cap = 8;
+        set_filter(s, {});
+        r = run(s, q);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == 64, "search after a read error %08x", r.status);
     }
     {
         // write into a buffer whose second half answers SLVERR: error mid-batch
