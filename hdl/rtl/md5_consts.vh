@@ -111,6 +111,18 @@ function integer md5_src(input integer i);
 endfunction
 
 // the 8 steps whose K + M is a job constant, numbered in step order
+function integer md5_job_step(input integer j);
+    integer i, n;
+    begin
+        md5_job_step = 0;
+        n = 0;
+        for (i = 0; i < 64; i = i + 1)
+            if (md5_src(i) == MD5_SRC_JOB) begin
+                if (n == j) md5_job_step = i;
+                n = n + 1;
+            end
+    end
+endfunction
 localparam integer MD5_JOB_WORDS = 8;
 function integer md5_job_index(input integer i);
     case (i)

@@ -157,12 +157,13 @@ module md5acc_candgen #(
 
     // job constants: K + M of the steps reading word 2 (0x80 when the pad
     // byte lands there, width 8) or word 14 (the bit length)
-    integer i;
-    always @(posedge clk) begin
-        for (i = 0; i < 64; i = i + 1)
-            if (md5_src(i) == MD5_SRC_JOB)
-                kmc[32*md5_job_index(i) +: 32] <= md5_k(i) +
-                    ((md5_g(i) == 2) ? ((width == 4'd8) ? 32'h80 : 32'h0) : {25'd0, width, 3'b000});
-    end
+    genvar q;
+    generate
+        for (q = 0; q < MD5_JOB_WORDS; q = q + 1) begin : g_kmc
+            localparam integer STEP = md5_job_step(q);
+            wire [31:0] m = (md5_g(STEP) == 2) ? ((width == 4'd8) ? 32'h80 : 32'h0) : {25'd0, width, 3'b000};
+            always @(posedge clk) kmc[32*q +: 32] <= md5_k(STEP) + m;
+        end
+    endgenerate
 endmodule
 `default_nettype wire
