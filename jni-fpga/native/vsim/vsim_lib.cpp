@@ -168,12 +168,20 @@ void fpgamr_vsim_set_region_resp(fpgamr_vsim *v, uint64_t bus_addr, int resp)
 
 int fpgamr_vsim_wait_irq(fpgamr_vsim *v, int timeout_ms)
 {
-    // a busy device may be waiting for the host (a full match ring): the
-    // clock thread then never idles, so ask it for the lock as a host call does
-    v->host_waiting.fetch_add(1);
-    std::unique_lock<std::mutex> lk(v->m);
-    v->host_waiting.fetch_sub(1);
-    return v->cv_irq.wait_for(lk, std::chrono::milliseconds(timeout_ms), [v] { return v->sim->irq(); }) ? 1 : 0;
+    // Polls the line, taking the lock the way a register access does: a busy
+    // device may be waiting for the host (a full match ring), and then its
+    // clock thread never idles and gives the lock only to a waiting host.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+        {
+            v->host_waiting.fetch_add(1);
+            std::unique_lock<std::mutex> lk(v->m);
+            v->host_waiting.fetch_sub(1);
+            if (v->sim->irq()) return 1;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) return 0;
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
 }
 
 uint64_t fpgamr_vsim_cycles(fpgamr_vsim *v)
