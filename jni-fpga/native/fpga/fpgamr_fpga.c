@@ -552,15 +552,39 @@ static void load_filter(fpgamr_dev *d, const uint8_t *targets, size_t n)
     d->filter_loaded = 1;
 }
 
+/* Matches reach the host in the device's order (each pipeline's hits in
+ * order, the pipelines interleaved): a batch's matches are gathered, sorted,
+ * then the first max of all go to out. */
 typedef struct match_sink {
     uint64_t *out;
     size_t max, n;
+    uint64_t *batch;            /* this batch's matches */
+    size_t nb, cap;
+    int oom;
 } match_sink;
 
 static void sink_add(match_sink *s, uint64_t v)
 {
-    if (s->n < s->max) s->out[s->n] = v;
-    s->n++;
+    if (s->nb == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        uint64_t *b = realloc(s->batch, cap * sizeof *b);
+        if (!b) {
+            s->oom = 1;
+            return;
+        }
+        s->batch = b;
+        s->cap = cap;
+    }
+    s->batch[s->nb++] = v;
+}
+
+/* the batch's matches, sorted, after those of the batches before */
+static void sink_end_batch(match_sink *s)
+{
+    qsort(s->batch, s->nb, sizeof *s->batch, cmpu64);
+    for (size_t i = 0; i < s->nb; i++, s->n++)
+        if (s->n < s->max) s->out[s->n] = s->batch[i];
+    s->nb = 0;
 }
 
 struct match_ring {
@@ -624,7 +648,7 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     qsort(sorted, ntargets, 16, cmp16);
     load_filter(d, sorted, ntargets);
     uint64_t nb = (count + B - 1) / B;
-    match_sink sink = {matches_out, max_matches, 0};
+    match_sink sink = {matches_out, max_matches, 0, NULL, 0, 0, 0};
     match_ring ring[2];
     uint64_t done = 0;
     job_result r;
@@ -637,7 +661,6 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
         int cur = (int)(k & 1), nxt = cur ^ 1;
         uint64_t bstart = start + k * B;
         uint64_t nk = (k + 1 < nb) ? B : count - k * B;
-        size_t first = sink.n;
         if ((rc = finish_batch(d, &r, k, nk, "checked", &ring[cur])))
             break;
         if (k + 1 < nb) {  /* the device checks batch k+1 while the host confirms batch k */
@@ -647,9 +670,10 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
         }
         d->st.filter_hits += r.match_count;
         ring_drain(d, &ring[cur], r.match_count, 0);  /* the rest of batch k's records */
-        if (sink.n > first && first < max_matches) {
-            size_t upto = sink.n < max_matches ? sink.n : max_matches;
-            qsort(matches_out + first, upto - first, sizeof *matches_out, cmpu64);
+        sink_end_batch(&sink);
+        if (sink.oom) {
+            rc = fail(d, FPGAMR_ENOMEM, "out of memory for the matches");
+            break;
         }
         done += nk;
         h += host_end(d);
@@ -661,6 +685,7 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
         h = 0;
     }
     free(sorted);
+    free(sink.batch);
     if (values_done) *values_done = done;
     if (nmatches) *nmatches = sink.n;
     d->st.wall_seconds += now_s() - t0;
