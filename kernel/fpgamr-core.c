@@ -8,10 +8,8 @@
  *  - cacheable DMA buffers through /dev/fpgamr-dmaK (fpgamr-dma.c),
  *  - design id, register map version and buffer counters in sysfs.
  *
- * With test_device=1 the module also creates one platform device without
- * hardware: its register window is a page of kernel memory holding the
- * design id, and its interrupt can be raised from sysfs.  It exists for the
- * boot test and is off by default.
+ * Without a device tree the driver also binds, by name, to a platform device
+ * called "fpgamr-md5" with the same resources (one MEM, one optional IRQ).
  */
 
 #include <linux/dma-mapping.h>
@@ -20,7 +18,6 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
 #include <linux/platform_device.h>
@@ -34,17 +31,7 @@
 #include "fpgamr-priv.h"
 
 #define FPGAMR_DRV_NAME		"fpgamr-md5"
-#define FPGAMR_TEST_NAME	"fpgamr-md5-test"
 #define FPGAMR_MAX_BUF_LIMIT	SZ_1G
-
-static bool fpgamr_test_device;
-module_param_named(test_device, fpgamr_test_device, bool, 0444);
-MODULE_PARM_DESC(test_device,
-		 "create one fake accelerator without hardware, for tests (default: 0)");
-
-static uint fpgamr_test_design_id = FPGAMR_DESIGN_MAGIC;
-module_param_named(test_design_id, fpgamr_test_design_id, uint, 0444);
-MODULE_PARM_DESC(test_design_id, "DESIGN_ID of the fake accelerator");
 
 static int fpgamr_coherent = -1;
 module_param_named(coherent, fpgamr_coherent, int, 0444);
@@ -60,32 +47,6 @@ module_param_named(dma_bits, fpgamr_dma_bits, uint, 0444);
 MODULE_PARM_DESC(dma_bits, "width of the accelerator's bus addresses (default: 32)");
 
 static DEFINE_IDA(fpgamr_ida);
-static DEFINE_MUTEX(fpgamr_test_lock);
-static struct platform_device *fpgamr_test_pdev;
-
-/* test only: writing 1 removes the fake device, as an overlay removal would */
-static int fpgamr_test_unplug_set(const char *val,
-				  const struct kernel_param *kp)
-{
-	bool unplug;
-	int ret;
-
-	ret = kstrtobool(val, &unplug);
-	if (ret || !unplug)
-		return ret;
-	mutex_lock(&fpgamr_test_lock);
-	if (fpgamr_test_pdev)
-		platform_device_unregister(fpgamr_test_pdev);
-	fpgamr_test_pdev = NULL;
-	mutex_unlock(&fpgamr_test_lock);
-	return 0;
-}
-
-static const struct kernel_param_ops fpgamr_test_unplug_ops = {
-	.set = fpgamr_test_unplug_set,
-};
-module_param_cb(test_unplug, &fpgamr_test_unplug_ops, NULL, 0200);
-MODULE_PARM_DESC(test_unplug, "write 1 to remove the fake accelerator");
 
 unsigned int fpgamr_sync_align(void)
 {
@@ -105,8 +66,6 @@ static void fpgamr_dev_release(struct kref *ref)
 	/* only now: buffers freed after unbind still needed the CMA region */
 	if (fdev->has_rmem)
 		of_reserved_mem_device_release(fdev->dev);
-	if (fdev->fake_regs)
-		free_page((unsigned long)fdev->fake_regs);
 	ida_free(&fpgamr_ida, fdev->id);
 	put_device(fdev->dev);
 	kfree(fdev);
@@ -136,8 +95,6 @@ static struct fpgamr_dev *fpgamr_dev_alloc(struct device *dev)
 	init_rwsem(&fdev->lock);
 	atomic_long_set(&fdev->buffers, 0);
 	atomic_long_set(&fdev->bytes, 0);
-	spin_lock_init(&fdev->buf_lock);
-	INIT_LIST_HEAD(&fdev->buf_list);
 	fdev->dev = get_device(dev);
 	return fdev;
 }
@@ -207,40 +164,6 @@ static ssize_t bytes_in_use_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(bytes_in_use);
 
-/* test device only: writing 1 raises the (fake) interrupt */
-static ssize_t test_irq_store(struct device *dev,
-			      struct device_attribute *attr,
-			      const char *buf, size_t count)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-	bool fire;
-	int ret;
-
-	ret = kstrtobool(buf, &fire);
-	if (ret)
-		return ret;
-	if (fire)
-		uio_event_notify(&fdev->uio);
-	return count;
-}
-static DEVICE_ATTR_WO(test_irq);
-
-/* test device only: "SRC DST LEN" (bus addresses) runs the fake DMA engine */
-static ssize_t test_dma_copy_store(struct device *dev,
-				   struct device_attribute *attr,
-				   const char *buf, size_t count)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-	u64 src, dst, len;
-	int ret;
-
-	if (sscanf(buf, "%llx %llx %llx", &src, &dst, &len) != 3)
-		return -EINVAL;
-	ret = fpgamr_fake_dma_copy(fdev, src, dst, len);
-	return ret ? ret : count;
-}
-static DEVICE_ATTR_WO(test_dma_copy);
-
 static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_design_id.attr,
 	&dev_attr_regmap_version.attr,
@@ -249,25 +172,11 @@ static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_coherent.attr,
 	&dev_attr_buffers_in_use.attr,
 	&dev_attr_bytes_in_use.attr,
-	&dev_attr_test_irq.attr,
-	&dev_attr_test_dma_copy.attr,
 	NULL
 };
 
-static umode_t fpgamr_attr_visible(struct kobject *kobj,
-				   struct attribute *attr, int n)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(kobj_to_dev(kobj));
-
-	if ((attr == &dev_attr_test_irq.attr ||
-	     attr == &dev_attr_test_dma_copy.attr) && !fdev->fake_regs)
-		return 0;
-	return attr->mode;
-}
-
 static const struct attribute_group fpgamr_attr_group = {
 	.attrs = fpgamr_attrs,
-	.is_visible = fpgamr_attr_visible,
 };
 
 /* ---- UIO: registers and interrupt ------------------------------------- */
@@ -301,21 +210,8 @@ static int fpgamr_uio_irqcontrol(struct uio_info *info, s32 on)
 	return 0;
 }
 
-static int fpgamr_fake_irqcontrol(struct uio_info *info, s32 on)
-{
-	return 0;
-}
-
-static void fpgamr_uio_init(struct fpgamr_dev *fdev)
-{
-	fdev->uio.name = FPGAMR_UIO_NAME;
-	fdev->uio.version = "1.0";
-	fdev->uio.priv = fdev;
-	fdev->uio.mem[0].name = "registers";
-}
-
-static int fpgamr_setup_hw(struct fpgamr_dev *fdev,
-			   struct platform_device *pdev)
+static int fpgamr_setup_regs(struct fpgamr_dev *fdev,
+			     struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct resource *res;
@@ -333,7 +229,10 @@ static int fpgamr_setup_hw(struct fpgamr_dev *fdev,
 	if (irq == -EPROBE_DEFER)
 		return irq;
 
-	fpgamr_uio_init(fdev);
+	fdev->uio.name = FPGAMR_UIO_NAME;
+	fdev->uio.version = "1.0";
+	fdev->uio.priv = fdev;
+	fdev->uio.mem[0].name = "registers";
 	fdev->uio.mem[0].addr = res->start;
 	fdev->uio.mem[0].size = PAGE_ALIGN(resource_size(res));
 	fdev->uio.mem[0].memtype = UIO_MEM_PHYS;
@@ -347,27 +246,6 @@ static int fpgamr_setup_hw(struct fpgamr_dev *fdev,
 
 	fdev->design_id = readl(fdev->regs + FPGAMR_REG_DESIGN_ID);
 	fdev->regmap_version = readl(fdev->regs + FPGAMR_REG_REGMAP_VERSION);
-	return 0;
-}
-
-static int fpgamr_setup_fake(struct fpgamr_dev *fdev)
-{
-	fdev->fake_regs = (u32 *)get_zeroed_page(GFP_KERNEL);
-	if (!fdev->fake_regs)
-		return -ENOMEM;
-	fdev->fake_regs[FPGAMR_REG_DESIGN_ID / 4] = fpgamr_test_design_id;
-	fdev->fake_regs[FPGAMR_REG_REGMAP_VERSION / 4] =
-		FPGAMR_REGMAP_VERSION_1_0;
-
-	fpgamr_uio_init(fdev);
-	fdev->uio.mem[0].addr = (phys_addr_t)(uintptr_t)fdev->fake_regs;
-	fdev->uio.mem[0].size = PAGE_SIZE;
-	fdev->uio.mem[0].memtype = UIO_MEM_LOGICAL;
-	fdev->uio.irq = UIO_IRQ_CUSTOM;
-	fdev->uio.irqcontrol = fpgamr_fake_irqcontrol;
-
-	fdev->design_id = fdev->fake_regs[FPGAMR_REG_DESIGN_ID / 4];
-	fdev->regmap_version = fdev->fake_regs[FPGAMR_REG_REGMAP_VERSION / 4];
 	return 0;
 }
 
@@ -446,12 +324,11 @@ static void fpgamr_unregister(struct fpgamr_dev *fdev)
 	fpgamr_dma_unregister(fdev);
 }
 
-static int fpgamr_setup(struct fpgamr_dev *fdev, struct platform_device *pdev,
-			bool fake)
+static int fpgamr_setup(struct fpgamr_dev *fdev, struct platform_device *pdev)
 {
 	int ret;
 
-	ret = fake ? fpgamr_setup_fake(fdev) : fpgamr_setup_hw(fdev, pdev);
+	ret = fpgamr_setup_regs(fdev, pdev);
 	if (ret)
 		return ret;
 	ret = fpgamr_check_id(fdev);
@@ -462,8 +339,6 @@ static int fpgamr_setup(struct fpgamr_dev *fdev, struct platform_device *pdev,
 
 static int fpgamr_probe(struct platform_device *pdev)
 {
-	const struct platform_device_id *pid = platform_get_device_id(pdev);
-	bool fake = pid && pid->driver_data;
 	struct fpgamr_dev *fdev;
 	int ret;
 
@@ -472,7 +347,7 @@ static int fpgamr_probe(struct platform_device *pdev)
 		return PTR_ERR(fdev);
 	platform_set_drvdata(pdev, fdev);
 
-	ret = fpgamr_setup(fdev, pdev, fake);
+	ret = fpgamr_setup(fdev, pdev);
 	if (ret)
 		goto err_put;
 	ret = fpgamr_register(fdev);
@@ -528,15 +403,9 @@ static const struct of_device_id fpgamr_of_match[] = {
 };
 MODULE_DEVICE_TABLE(of, fpgamr_of_match);
 
-static const struct platform_device_id fpgamr_ids[] = {
-	{ .name = FPGAMR_TEST_NAME, .driver_data = 1 },
-	{ }
-};
-
 static struct platform_driver fpgamr_driver = {
 	.probe = fpgamr_probe,
 	.remove = fpgamr_remove,
-	.id_table = fpgamr_ids,
 	.driver = {
 		.name = FPGAMR_DRV_NAME,
 		.of_match_table = fpgamr_of_match,
@@ -566,18 +435,6 @@ static int fpgamr_check_params(void)
 	return 0;
 }
 
-static int fpgamr_test_device_add(void)
-{
-	struct platform_device_info info = {
-		.name = FPGAMR_TEST_NAME,
-		.id = PLATFORM_DEVID_NONE,
-		.dma_mask = DMA_BIT_MASK(fpgamr_dma_bits),
-	};
-
-	fpgamr_test_pdev = platform_device_register_full(&info);
-	return PTR_ERR_OR_ZERO(fpgamr_test_pdev);
-}
-
 static int __init fpgamr_init(void)
 {
 	int ret;
@@ -585,24 +442,12 @@ static int __init fpgamr_init(void)
 	ret = fpgamr_check_params();
 	if (ret)
 		return ret;
-	ret = platform_driver_register(&fpgamr_driver);
-	if (ret || !fpgamr_test_device)
-		return ret;
-
-	ret = fpgamr_test_device_add();
-	if (ret)
-		platform_driver_unregister(&fpgamr_driver);
-	return ret;
+	return platform_driver_register(&fpgamr_driver);
 }
 module_init(fpgamr_init);
 
 static void __exit fpgamr_exit(void)
 {
-	mutex_lock(&fpgamr_test_lock);
-	if (fpgamr_test_pdev)
-		platform_device_unregister(fpgamr_test_pdev);
-	fpgamr_test_pdev = NULL;
-	mutex_unlock(&fpgamr_test_lock);
 	platform_driver_unregister(&fpgamr_driver);
 }
 module_exit(fpgamr_exit);

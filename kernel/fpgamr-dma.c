@@ -29,7 +29,6 @@
 struct fpgamr_buf {
 	struct kref ref;
 	struct fpgamr_dev *fdev;
-	struct list_head node;
 	struct page *page;
 	dma_addr_t dma;
 	size_t size;
@@ -58,9 +57,6 @@ static void fpgamr_buf_release(struct kref *ref)
 	struct fpgamr_buf *buf = container_of(ref, struct fpgamr_buf, ref);
 	struct fpgamr_dev *fdev = buf->fdev;
 
-	spin_lock(&fdev->buf_lock);
-	list_del(&buf->node);
-	spin_unlock(&fdev->buf_lock);
 	dma_free_pages(fdev->dev, buf->size, buf->page, buf->dma,
 		       DMA_BIDIRECTIONAL);
 	atomic_long_sub(buf->size, &fdev->bytes);
@@ -112,55 +108,7 @@ static struct fpgamr_buf *fpgamr_buf_create(struct fpgamr_dev *fdev,
 	atomic_long_inc(&fdev->buffers);
 	atomic_long_add(size, &fdev->bytes);
 	fpgamr_buf_clear(buf);
-	spin_lock(&fdev->buf_lock);
-	list_add_tail(&buf->node, &fdev->buf_list);
-	spin_unlock(&fdev->buf_lock);
 	return buf;
-}
-
-/* The live buffer holding bus range [addr, addr + len), referenced. */
-static struct fpgamr_buf *fpgamr_buf_by_bus(struct fpgamr_dev *fdev,
-					    u64 addr, u64 len)
-{
-	struct fpgamr_buf *buf, *found = NULL;
-
-	spin_lock(&fdev->buf_lock);
-	list_for_each_entry(buf, &fdev->buf_list, node) {
-		if (addr < buf->dma || addr - buf->dma >= buf->size ||
-		    len > buf->size - (addr - buf->dma))
-			continue;
-		if (kref_get_unless_zero(&buf->ref))
-			found = buf;
-		break;
-	}
-	spin_unlock(&fdev->buf_lock);
-	return found;
-}
-
-/*
- * Test device only: play the accelerator's DMA engine and copy len bytes
- * from bus address src to bus address dst, both inside live buffers.  Like
- * the hardware, it sees memory, not the CPU caches: user space must sync.
- */
-int fpgamr_fake_dma_copy(struct fpgamr_dev *fdev, u64 src, u64 dst, u64 len)
-{
-	struct fpgamr_buf *from, *to;
-	int ret = -EFAULT;
-
-	if (!len)
-		return -EINVAL;
-	from = fpgamr_buf_by_bus(fdev, src, len);
-	to = fpgamr_buf_by_bus(fdev, dst, len);
-	if (from && to && !PageHighMem(from->page) && !PageHighMem(to->page)) {
-		memmove(page_address(to->page) + (dst - to->dma),
-			page_address(from->page) + (src - from->dma), len);
-		ret = 0;
-	}
-	if (from)
-		fpgamr_buf_put(from);
-	if (to)
-		fpgamr_buf_put(to);
-	return ret;
 }
 
 /* Look a handle up and take a reference, or return NULL. */
@@ -193,8 +141,6 @@ static int fpgamr_ioc_info(struct fpgamr_file *file, void __user *arg)
 
 	if (fdev->coherent)
 		info.flags |= FPGAMR_INFO_COHERENT;
-	if (fdev->fake_regs)
-		info.flags |= FPGAMR_INFO_TEST_DEVICE;
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

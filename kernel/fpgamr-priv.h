@@ -7,10 +7,8 @@
 
 #include <linux/atomic.h>
 #include <linux/kref.h>
-#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/rwsem.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio_driver.h>
 
@@ -21,15 +19,13 @@
 
 #define FPGAMR_DESIGN_MAGIC		0x4d443541	/* "MD5A" */
 #define FPGAMR_REGMAP_MAJOR		1
-#define FPGAMR_REGMAP_VERSION_1_0	0x00010000
 
 /**
  * struct fpgamr_dev - one accelerator
  * @ref:	held by the platform binding, every open DMA file and every
  *		buffer; the last put frees the structure
  * @dev:	the platform device (a reference is held while @ref lives)
- * @regs:	register window (hardware)
- * @fake_regs:	register page of the test device (no hardware)
+ * @regs:	register window
  * @lock:	read side held by the DMA ioctls, write side by probe and
  *		removal; never taken under mmap_lock
  * @gone:	set under @lock (write) when the platform device goes away
@@ -42,9 +38,6 @@
  * @regmap_version: REGMAP_VERSION read at probe
  * @buffers:	buffers whose memory is not yet returned
  * @bytes:	bytes of those buffers
- * @buf_lock:	protects @buf_list
- * @buf_list:	live buffers of all files (only the test device's fake DMA
- *		engine looks them up by bus address)
  * @uio:	UIO half (registers and interrupt)
  * @misc:	DMA half
  * @misc_name:	"fpgamr-dmaK"
@@ -53,7 +46,6 @@ struct fpgamr_dev {
 	struct kref ref;
 	struct device *dev;
 	void __iomem *regs;
-	u32 *fake_regs;
 	struct rw_semaphore lock;
 	bool gone;
 	bool coherent;
@@ -64,8 +56,6 @@ struct fpgamr_dev {
 	u32 regmap_version;
 	atomic_long_t buffers;
 	atomic_long_t bytes;
-	spinlock_t buf_lock;
-	struct list_head buf_list;
 	struct uio_info uio;
 	struct miscdevice misc;
 	char misc_name[32];
@@ -80,6 +70,5 @@ unsigned int fpgamr_sync_align(void);
 
 int fpgamr_dma_register(struct fpgamr_dev *fdev);
 void fpgamr_dma_unregister(struct fpgamr_dev *fdev);
-int fpgamr_fake_dma_copy(struct fpgamr_dev *fdev, u64 src, u64 dst, u64 len);
 
 #endif /* FPGAMR_PRIV_H */

@@ -1,8 +1,34 @@
 #!/bin/busybox sh
-# /init of the boot-test initramfs: load fpgamr.ko in its configurations,
-# run fpgamr_test against each, report on the console and power off.
-/bin/busybox --install -s /bin
+# /init of the boot tests' initramfs (test/boottest.sh), on x86-64 and on
+# armhf: load fpgamr.ko in its configurations against the device that the
+# test module fpgamr_sim.ko serves, run fpgamr_test against each, the fuzzer,
+# and on ARM the whole node (node-sim running node-search); report on the
+# console and power off.  "/init node-run" is the program node-sim runs.
+#
+# From the kernel command line (boottest.sh): fpgamr_seed (fuzzer); x86-64:
+# fpgamr_regs (the register window memmap= kept); armhf: fpgamr_bits,
+# fpgamr_target, fpgamr_miss, fpgamr_value (the node's search).
 export PATH=/bin
+
+uio_node() {
+	for d in /sys/class/uio/uio*; do
+		[ "$(cat "$d/name" 2>/dev/null)" = fpgamr-md5 ] && echo "/dev/${d##*/}"
+	done
+}
+irq_count() { awk '/fpgamr-md5/ { n = $2 } END { print n + 0 }' /proc/interrupts; }
+
+# the program node-sim traces: bind the driver (the device model answers
+# its probe), then search as an FPGA map does, holding the device at first.
+# A simulated 2^18 batch takes seconds here, not 5 ms: the driver's wait
+# for an interrupt (2 s for a board) is given 10 minutes.
+if [ "${1:-}" = node-run ]; then
+	insmod /fpgamr.ko || exit 1
+	irq_count > /tmp/irq.before
+	exec node-search --hold /tmp/held "uio:$(uio_node),timeout_ms=600000" \
+		"$fpgamr_bits" "$fpgamr_target" "$fpgamr_miss"
+fi
+
+/bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -16,6 +42,7 @@ nok() { F=$((F + 1)); echo "not ok - $*"; }
 expect() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 expect_fail() { d=$1; shift; if "$@" 2>/dev/null; then nok "$d"; else ok "$d"; fi; }
 attr() { cat /sys/class/misc/fpgamr-dma*/device/"$1" 2>/dev/null; }
+logged() { dmesg | grep -q "$1"; }
 run_test() {
 	rm -f /tmp/fpgamr_counts
 	/fpgamr_test "$@"
@@ -24,27 +51,47 @@ run_test() {
 	F=$((F + $2))
 }
 
-echo "FPGAMR-BOOTTEST-START $(uname -r)"
+# x86-64 has no device tree: fpgamr_sim.ko adds the device (regs=); on ARM
+# the device tree has it, and fpgamr.ko probes it as soon as it loads
+if [ -d /sys/firmware/devicetree/base ]; then
+	DT=1
+	SIM=
+else
+	DT=
+	SIM="regs=$fpgamr_regs"
+fi
+
+echo "FPGAMR-BOOTTEST-START $(uname -r) $(uname -m)"
 expect "insmod uio" insmod /lib/modules/uio.ko
 
-# off by default: the driver alone creates no device
-expect "insmod fpgamr (defaults)" insmod /fpgamr.ko
+# no bitstream: the window holds no design, the driver creates nothing
+expect "insmod fpgamr (no accelerator)" insmod /fpgamr.ko
 run_test none
+[ -n "$DT" ] && expect "the device-tree probe without a bitstream is refused and logged" \
+	logged "DESIGN_ID is 0x00000000, not 0x4d443541"
 expect "rmmod fpgamr" rmmod fpgamr
 
 expect_fail "insmod max_buf_bytes=0 is refused" insmod /fpgamr.ko max_buf_bytes=0
 expect_fail "insmod coherent=2 is refused" insmod /fpgamr.ko coherent=2
 
 # a design id that is not ours: probe refuses, nothing appears
-expect "insmod test device, wrong design id" \
-	insmod /fpgamr.ko test_device=1 test_design_id=0x12345678
+expect "insmod fpgamr_sim, wrong design id" \
+	insmod /fpgamr_sim.ko $SIM design_id=0x12345678
+expect "insmod fpgamr" insmod /fpgamr.ko
 run_test none
-expect "wrong design id is logged" \
-	sh -c 'dmesg | grep -q "DESIGN_ID is 0x12345678, not 0x4d443541"'
+expect "wrong design id is logged" logged "DESIGN_ID is 0x12345678, not 0x4d443541"
 expect "rmmod fpgamr" rmmod fpgamr
+expect "rmmod fpgamr_sim" rmmod fpgamr_sim
 
-# streaming (non-coherent) test device
-expect "insmod test device" insmod /fpgamr.ko test_device=1 max_buf_bytes=8388608
+# streaming (non-coherent) DMA
+expect "insmod fpgamr_sim" insmod /fpgamr_sim.ko $SIM
+expect "insmod fpgamr" insmod /fpgamr.ko max_buf_bytes=8388608
+if [ -n "$DT" ]; then
+	expect "fpgamr.ko bound to the device-tree node" \
+		test -e /sys/bus/platform/drivers/fpgamr-md5/ff200000.md5acc
+	expect "with the node's memory-region" \
+		logged "assigned reserved memory node fpgamr-cma@50000000"
+fi
 run_test main
 rm -f /tmp/hold.ready
 /fpgamr_test hold /tmp/hold.ready &
@@ -61,16 +108,63 @@ expect "and its bytes" test "$(attr bytes_in_use)" = 0
 expect "rmmod fpgamr" rmmod fpgamr
 
 # coherent (ACP) mode
-expect "insmod test device coherent=1" insmod /fpgamr.ko test_device=1 coherent=1
+expect "insmod fpgamr coherent=1" insmod /fpgamr.ko coherent=1
 run_test coherent
 expect "rmmod fpgamr" rmmod fpgamr
 
+# hostile user space
+expect "insmod fpgamr" insmod /fpgamr.ko max_buf_bytes=8388608
+run_test fuzz 6000 "$fpgamr_seed"
+expect "after the fuzz: buffers_in_use 0" test "$(attr buffers_in_use)" = 0
+expect "after the fuzz: bytes_in_use 0" test "$(attr bytes_in_use)" = 0
+expect "rmmod fpgamr" rmmod fpgamr
+
+# the whole node: device tree -> fpgamr.ko -> /dev/uioN + /dev/fpgamr-dmaK
+# -> the unmodified user-space driver (libfpgamr.so) -> the Verilated RTL
+if [ -n "$DT" ]; then
+	batches=$(((1 << fpgamr_bits) / 262144))
+	rm -f /tmp/held
+	node-sim -- /init node-run > /tmp/node.log 2>&1 &
+	NODE=$!
+	i=0
+	while [ ! -e /tmp/held ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+	expect "the search opened the accelerator" test -e /tmp/held
+	node-search "uio:$(uio_node)" "$fpgamr_bits" "$fpgamr_target" \
+		> /tmp/second.out 2>&1
+	expect "a second opener of the held device fails (exit 1)" test $? = 1
+	expect "... saying it is busy" grep -q "device busy" /tmp/second.out
+	rm -f /tmp/held
+	wait $NODE
+	expect "node-sim and the search exit 0" test $? = 0
+	sed 's/^/  /' /tmp/node.log
+	found=$(grep -c ':\$HEX\[' /tmp/node.log)
+	expect "the search finds exactly one preimage" test "$found" = 1
+	expect "it is the target's: $fpgamr_target:\$HEX[$fpgamr_value]" \
+		grep -qx "$fpgamr_target:\\\$HEX\\[$fpgamr_value\\]" /tmp/node.log
+	expect "values searched: exactly 2^$fpgamr_bits, in $batches batches" \
+		grep -q "^node-search: values $((1 << fpgamr_bits)) of $((1 << fpgamr_bits)), batches $batches," /tmp/node.log
+	expect "the RTL ran $batches jobs, none in error" \
+		grep -q "^node-sim: jobs started $batches, done $batches, in error 0;" /tmp/node.log
+	expect "no AXI protocol error, no job memory refused" \
+		grep -q "AXI protocol errors 0; job memory refused 0$" /tmp/node.log
+	expect "$batches interrupts raised, $batches read from the uio device" \
+		grep -q "^node-sim: interrupts raised $batches (again at an unmask 0); interrupts read from /dev/uio[0-9]* $batches," /tmp/node.log
+	expect "the kernel took $batches interrupts on the line" \
+		test "$(($(irq_count) - $(cat /tmp/irq.before 2>/dev/null || echo 0)))" = "$batches"
+	expect "one SYNC_FOR_DEVICE per batch, SYNC_FOR_CPU for the hit" \
+		grep -q "SYNC_FOR_DEVICE $batches, SYNC_FOR_CPU [1-9]" /tmp/node.log
+	expect "rmmod fpgamr" rmmod fpgamr
+	expect "the node's buffers are back" \
+		sh -c '! dmesg | grep -q "removed with .* buffers"'
+fi
+
 # the device disappears while a process holds buffers
-expect "insmod test device" insmod /fpgamr.ko test_device=1
+expect "insmod fpgamr" insmod /fpgamr.ko
 run_test unplug
 expect "removal with buffers in use is logged" \
-	sh -c 'dmesg | grep -q "removed with 2 buffers still mapped or open"'
+	logged "removed with 2 buffers still mapped or open"
 expect "rmmod fpgamr after the unplug" rmmod fpgamr
+expect "rmmod fpgamr_sim" rmmod fpgamr_sim
 expect "rmmod uio" rmmod uio
 
 expect "no BUG, WARNING or Oops in the kernel log" \

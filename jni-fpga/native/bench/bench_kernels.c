@@ -64,7 +64,7 @@ static double rate_hash(fpgamr_md5 *e, uint8_t *out) {
     const double t0 = now(), c0 = cputime();
     double t;
     do {
-        if (fpgamr_md5_hash_range(e, start, BATCH, 4, out) != 0) {
+        if (fpgamr_md5_hash_range(e, start, BATCH, 4, out) != BATCH) {
             return 0;
         }
         start += BATCH;

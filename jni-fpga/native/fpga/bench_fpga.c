@@ -12,7 +12,8 @@
 
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
-#include "md5_ref.h"
+#include "fpgamr_targets.h"
+#include "testing.h"
 
 int main(int argc, char **argv)
 {
@@ -55,12 +56,13 @@ int main(int argc, char **argv)
 
     /* search: values generated on chip, one planted target per batch */
     uint8_t *tg = malloc(batches * 16);
-    for (unsigned k = 0; k < batches; k++) md5_ref_value(k * B + 12345, width, tg + 16 * k);
+    for (unsigned k = 0; k < batches; k++) ref_value(k * B + 12345, width, tg + 16 * k);
+    size_t ntg = fpgamr_targets_sort(tg, batches);
     uint64_t m[64];
     size_t nm = 0;
     uint64_t done = 0;
     fpgamr_reset_stats(d);
-    int rc = fpgamr_search_range(d, 0, count, width, tg, batches, m, 64, &nm, &done);
+    int rc = fpgamr_search_range(d, 0, count, width, tg, ntg, m, 64, &nm, &done);
     fpgamr_stats st;
     fpgamr_get_stats(d, &st);
     if (rc || nm != batches || done != count) {
@@ -90,12 +92,12 @@ int main(int argc, char **argv)
     for (int zc = 0; zc < 2; zc++) {
         uint8_t *dig = zc ? dma : heap;
         fpgamr_reset_stats(d);
-        rc = fpgamr_hash_range(d, 0, count, width, dig);
+        rc = fpgamr_hash_range(d, 0, count, width, dig, NULL);
         fpgamr_get_stats(d, &st);
         uint64_t bad = 0;
         for (uint64_t i = 0; rc == 0 && i < count; i += 4099) {
             uint8_t ref[16];
-            md5_ref_value(i, width, ref);
+            ref_value(i, width, ref);
             bad += memcmp(ref, dig + 16 * i, 16) != 0;
         }
         if (rc || bad || st.zero_copy_batches != (zc ? st.batches : 0)) {

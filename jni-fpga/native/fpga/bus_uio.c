@@ -124,14 +124,26 @@ static int read_sysfs(const char *path, char *buf, size_t len)
     return 0;
 }
 
+static const fpgamr_bus uio_ops = {
+    .name = "uio",
+    .timeout_ms = 2000,
+    .rd = u_rd,
+    .wr = u_wr,
+    .dma_alloc = u_alloc,
+    .dma_free = u_free,
+    .dma_sync = u_sync,
+    .wait_irq = u_wait,
+    .irq_done = u_irq_done,
+    .sim_ns = u_sim_ns,
+    .close = u_close,
+};
+
 int fpgamr_bus_uio_open(const char *spec, fpgamr_bus *bus, char *err, size_t errlen)
 {
     char node[256], path[512], buf[256];
     size_t nl = strcspn(spec, ",");
-    if (nl == 0 || nl >= sizeof node) {
-        snprintf(err, errlen, "uio: spec must name the UIO node, e.g. uio:/dev/uio0");
-        return FPGAMR_EINVAL;
-    }
+    if (nl == 0 || nl >= sizeof node)
+        return fpgamr_bus_fail(NULL, NULL, FPGAMR_EINVAL, err, errlen, "uio: spec must name the UIO node, e.g. uio:/dev/uio0");
     memcpy(node, spec, nl);
     node[nl] = 0;
     const char *base = strrchr(node, '/');
@@ -141,76 +153,36 @@ int fpgamr_bus_uio_open(const char *spec, fpgamr_bus *bus, char *err, size_t err
     if (!x) return FPGAMR_ENOMEM;
     x->uio_fd = x->dma_fd = -1;
     x->uio_fd = open(node, O_RDWR | O_CLOEXEC);
-    if (x->uio_fd < 0) {
-        snprintf(err, errlen, "uio: cannot open %s: %s", node, strerror(errno));
+    if (x->uio_fd < 0)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: cannot open %s: %s", node, strerror(errno));
+    int rc = fpgamr_bus_lock(x->uio_fd, spec, "uio", node, err, errlen);
+    if (rc) {
         u_close(x);
-        return FPGAMR_ENODEV;
-    }
-    long waited = 0;
-    int lrc = fpgamr_lock_device(x->uio_fd, spec, &waited);
-    if (lrc != 0) {
-        if (lrc == FPGAMR_EBUSY && waited > 0)
-            snprintf(err, errlen, "uio: device busy: %s is locked by another opener (waited %ld ms)", node, waited);
-        else if (lrc == FPGAMR_EBUSY)
-            snprintf(err, errlen, "uio: device busy: %s is locked by another opener", node);
-        else
-            snprintf(err, errlen, "uio: cannot lock %s: %s", node, strerror(errno));
-        u_close(x);
-        return lrc;
+        return rc;
     }
     snprintf(path, sizeof path, "/sys/class/uio/%s/name", base);
-    if (read_sysfs(path, buf, sizeof buf) != 0 || strcmp(buf, FPGAMR_UIO_NAME) != 0) {
-        snprintf(err, errlen, "uio: %s is not an fpgamr accelerator (%s)", node, path);
-        u_close(x);
-        return FPGAMR_ENODEV;
-    }
+    if (read_sysfs(path, buf, sizeof buf) != 0 || strcmp(buf, FPGAMR_UIO_NAME) != 0)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: %s is not an fpgamr accelerator (%s)", node, path);
     snprintf(path, sizeof path, "/sys/class/uio/%s/maps/map0/size", base);
-    if (read_sysfs(path, buf, sizeof buf) != 0) {
-        snprintf(err, errlen, "uio: cannot read %s", path);
-        u_close(x);
-        return FPGAMR_ENODEV;
-    }
+    if (read_sysfs(path, buf, sizeof buf) != 0)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: cannot read %s", path);
     x->map_size = (size_t)strtoull(buf, NULL, 0);
     if (x->map_size < FPGAMR_WINDOW_BYTES) x->map_size = FPGAMR_WINDOW_BYTES;
     void *r = mmap(NULL, x->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, x->uio_fd, 0);
-    if (r == MAP_FAILED) {
-        snprintf(err, errlen, "uio: mmap of %s: %s", node, strerror(errno));
-        u_close(x);
-        return FPGAMR_ENODEV;
-    }
+    if (r == MAP_FAILED)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: mmap of %s: %s", node, strerror(errno));
     x->regs = r;
     snprintf(path, sizeof path, "/sys/class/uio/%s/device/dma_dev", base);
-    if (read_sysfs(path, buf, sizeof buf) != 0) {
-        snprintf(err, errlen, "uio: cannot read %s", path);
-        u_close(x);
-        return FPGAMR_ENODEV;
-    }
+    if (read_sysfs(path, buf, sizeof buf) != 0)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: cannot read %s", path);
     snprintf(path, sizeof path, "/dev/%s", buf);
     x->dma_fd = open(path, O_RDWR | O_CLOEXEC);
-    if (x->dma_fd < 0 || ioctl(x->dma_fd, FPGAMR_IOC_INFO, &x->info) != 0) {
-        snprintf(err, errlen, "uio: cannot use %s: %s", path, strerror(errno));
-        u_close(x);
-        return FPGAMR_ENODEV;
-    }
+    if (x->dma_fd < 0 || ioctl(x->dma_fd, FPGAMR_IOC_INFO, &x->info) != 0)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: cannot use %s: %s", path, strerror(errno));
     if (x->info.api_version != FPGAMR_API_VERSION || strncmp(base, "uio", 3) != 0 ||
-        x->info.uio_index != (uint32_t)strtoul(base + 3, NULL, 10)) {
-        snprintf(err, errlen, "uio: %s does not pair with %s (api %u)", path, node, x->info.api_version);
-        u_close(x);
-        return FPGAMR_ENODEV;
-    }
-    bus->name = "uio";
-    bus->ctx = x;
-    bus->mhz = 50.0;
-    if (fpgamr_opt(spec, "mhz", buf, sizeof buf)) bus->mhz = strtod(buf, NULL);
-    bus->timeout_ms = 2000;
-    bus->rd = u_rd;
-    bus->wr = u_wr;
-    bus->dma_alloc = u_alloc;
-    bus->dma_free = u_free;
-    bus->dma_sync = u_sync;
-    bus->wait_irq = u_wait;
-    bus->irq_done = u_irq_done;
-    bus->sim_ns = u_sim_ns;
-    bus->close = u_close;
+        x->info.uio_index != (uint32_t)strtoul(base + 3, NULL, 10))
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: %s does not pair with %s (api %u)", path, node,
+                               x->info.api_version);
+    fpgamr_bus_setup(bus, &uio_ops, x, spec);
     return 0;
 }

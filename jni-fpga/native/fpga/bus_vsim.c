@@ -100,15 +100,48 @@ static void *try_open(const char *dir, const char *name, char *tried, size_t tle
     return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
+static const fpgamr_bus vsim_ops = {
+    .name = "vsim",
+    .timeout_ms = 120000,  /* a simulator is slow, and shares 2 cores */
+    .rd = v_rd,
+    .wr = v_wr,
+    .dma_alloc = v_alloc,
+    .dma_free = v_free,
+    .dma_sync = v_sync,
+    .wait_irq = v_wait,
+    .irq_done = v_irq_done,
+    .sim_ns = v_sim_ns,
+    .close = v_close,
+};
+
+/* the model library: lib=, else libfpgamr-vsim-pN.so in $FPGAMR_VSIM_DIR,
+ * beside the library holding this driver, or on the loader path */
+static void *open_model(const char *spec, const char *name, char *tried, size_t tlen)
+{
+    char val[4096];
+    if (fpgamr_opt(spec, "lib", val, sizeof val)) return try_open(NULL, val, tried, tlen);
+    void *lib = NULL;
+    const char *env = getenv("FPGAMR_VSIM_DIR");
+    if (env && *env) lib = try_open(env, name, tried, tlen);
+    Dl_info di;
+    if (!lib && dladdr((void *)&fpgamr_bus_vsim_open, &di) && di.dli_fname) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", di.dli_fname);
+        char *slash = strrchr(dir, '/');
+        if (slash) {
+            *slash = 0;
+            lib = try_open(dir, name, tried, tlen);
+        }
+    }
+    return lib ? lib : try_open(NULL, name, tried, tlen);
+}
+
 int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t errlen)
 {
-    char val[4096], name[64], tried[2048] = "";
+    char val[64], name[64], tried[2048] = "";
     unsigned n = 1;
     if (fpgamr_opt(spec, "pipelines", val, sizeof val)) n = (unsigned)strtoul(val, NULL, 0);
-    if (n < 1 || n > 64) {
-        snprintf(err, errlen, "vsim: bad pipelines=%u", n);
-        return FPGAMR_EINVAL;
-    }
+    if (n < 1 || n > 64) return fpgamr_bus_fail(NULL, NULL, FPGAMR_EINVAL, err, errlen, "vsim: bad pipelines=%u", n);
     vsim_ctx *x = calloc(1, sizeof *x);
     if (!x) return FPGAMR_ENOMEM;
     x->lock_fd = -1;
@@ -120,58 +153,24 @@ int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t er
         snprintf(lockpath, sizeof lockpath, "%s/fpgamr-vsim-p%u.lock", tmp && *tmp ? tmp : "/tmp", n);
     }
     x->lock_fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (x->lock_fd < 0) {
-        snprintf(err, errlen, "vsim: cannot open lock file %s: %s", lockpath, strerror(errno));
-        free(x);
-        return FPGAMR_ENODEV;
-    }
-    long waited = 0;
-    int lrc = fpgamr_lock_device(x->lock_fd, spec, &waited);
-    if (lrc != 0) {
-        if (lrc == FPGAMR_EBUSY && waited > 0)
-            snprintf(err, errlen, "vsim: device busy: %s is locked by another opener (waited %ld ms)", lockpath, waited);
-        else if (lrc == FPGAMR_EBUSY)
-            snprintf(err, errlen, "vsim: device busy: %s is locked by another opener", lockpath);
-        else
-            snprintf(err, errlen, "vsim: cannot lock %s: %s", lockpath, strerror(errno));
-        close(x->lock_fd);
-        free(x);
-        return lrc;
+    if (x->lock_fd < 0)
+        return fpgamr_bus_fail(v_close, x, FPGAMR_ENODEV, err, errlen, "vsim: cannot open lock file %s: %s", lockpath,
+                               strerror(errno));
+    int rc = fpgamr_bus_lock(x->lock_fd, spec, "vsim", lockpath, err, errlen);
+    if (rc) {
+        v_close(x);
+        return rc;
     }
 
     snprintf(name, sizeof name, "libfpgamr-vsim-p%u.so", n);
-    if (fpgamr_opt(spec, "lib", val, sizeof val)) {
-        x->lib = try_open(NULL, val, tried, sizeof tried);
-    } else {
-        const char *env = getenv("FPGAMR_VSIM_DIR");
-        if (env && *env) x->lib = try_open(env, name, tried, sizeof tried);
-        if (!x->lib) {
-            Dl_info di;
-            if (dladdr((void *)&fpgamr_bus_vsim_open, &di) && di.dli_fname) {
-                char dir[4096];
-                snprintf(dir, sizeof dir, "%s", di.dli_fname);
-                char *slash = strrchr(dir, '/');
-                if (slash) {
-                    *slash = 0;
-                    x->lib = try_open(dir, name, tried, sizeof tried);
-                }
-            }
-        }
-        if (!x->lib) x->lib = try_open(NULL, name, tried, sizeof tried);
-    }
-    if (!x->lib) {
-        snprintf(err, errlen, "vsim: cannot load %s (tried %s): %s", name, tried, dlerror());
-        v_close(x);
-        return FPGAMR_ENODEV;
-    }
-#define SYM(field, sym)                                                       \
-    do {                                                                      \
-        *(void **)(&x->field) = dlsym(x->lib, sym);                           \
-        if (!x->field) {                                                      \
-            snprintf(err, errlen, "vsim: %s lacks %s", name, sym);           \
-            v_close(x);                                                       \
-            return FPGAMR_ENODEV;                                             \
-        }                                                                     \
+    x->lib = open_model(spec, name, tried, sizeof tried);
+    if (!x->lib)
+        return fpgamr_bus_fail(v_close, x, FPGAMR_ENODEV, err, errlen, "vsim: cannot load %s (tried %s): %s", name, tried,
+                               dlerror());
+#define SYM(field, sym)                                                                                   \
+    do {                                                                                                  \
+        *(void **)(&x->field) = dlsym(x->lib, sym);                                                       \
+        if (!x->field) return fpgamr_bus_fail(v_close, x, FPGAMR_ENODEV, err, errlen, "vsim: %s lacks %s", name, sym); \
     } while (0)
     SYM(abi, "fpgamr_vsim_abi");
     SYM(pipelines, "fpgamr_vsim_pipelines");
@@ -184,30 +183,15 @@ int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t er
     SYM(wait_irq, "fpgamr_vsim_wait_irq");
     SYM(api_ns, "fpgamr_vsim_api_ns");
 #undef SYM
-    if (x->abi() != FPGAMR_VSIM_ABI || x->pipelines() != n) {
-        snprintf(err, errlen, "vsim: %s has ABI %u and %u pipelines, want ABI %u and %u", name, x->abi(),
-                 x->pipelines(), FPGAMR_VSIM_ABI, n);
-        v_close(x);
-        return FPGAMR_ENODEV;
-    }
+    if (x->abi() != FPGAMR_VSIM_ABI || x->pipelines() != n)
+        return fpgamr_bus_fail(v_close, x, FPGAMR_ENODEV, err, errlen,
+                               "vsim: %s has ABI %u and %u pipelines, want ABI %u and %u", name, x->abi(), x->pipelines(),
+                               FPGAMR_VSIM_ABI, n);
     x->v = x->create(spec, err, errlen);
     if (!x->v) {
         v_close(x);
         return FPGAMR_ENODEV;
     }
-    bus->name = "vsim";
-    bus->ctx = x;
-    bus->mhz = 50.0;
-    if (fpgamr_opt(spec, "mhz", val, sizeof val)) bus->mhz = strtod(val, NULL);
-    bus->timeout_ms = 120000;  /* a simulator is slow, and shares 2 cores */
-    bus->rd = v_rd;
-    bus->wr = v_wr;
-    bus->dma_alloc = v_alloc;
-    bus->dma_free = v_free;
-    bus->dma_sync = v_sync;
-    bus->wait_irq = v_wait;
-    bus->irq_done = v_irq_done;
-    bus->sim_ns = v_sim_ns;
-    bus->close = v_close;
+    fpgamr_bus_setup(bus, &vsim_ops, x, spec);
     return 0;
 }

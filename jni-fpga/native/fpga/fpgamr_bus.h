@@ -38,12 +38,25 @@ typedef struct fpgamr_bus {
 int fpgamr_bus_uio_open(const char *spec, fpgamr_bus *bus, char *err, size_t errlen);
 int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t errlen);
 
+/* What the buses share (in fpgamr_fpga.c), so that each bus file keeps only
+ * what differs. */
+
 /* "key=value,key=value" lookup; returns 1 and copies the value if present */
 int fpgamr_opt(const char *opts, const char *key, char *val, size_t vallen);
 
-/* Takes the exclusive flock on fd, waiting up to the spec's wait_ms (default
- * 0: no wait) while another process holds it. 0, FPGAMR_EBUSY (still held;
- * *waited_ms says how long it waited) or FPGAMR_ENODEV (flock failed). */
-int fpgamr_lock_device(int fd, const char *opts, long *waited_ms);
+/* Takes the exclusive flock on fd that makes `what` (the device node, the
+ * lock file) one process's, waiting up to the spec's wait_ms (default 0: no
+ * wait) while another process holds it. 0, or FPGAMR_EBUSY (still held) or
+ * FPGAMR_ENODEV (flock failed) with a message "<bus>: ..." in err. */
+int fpgamr_bus_lock(int fd, const char *opts, const char *bus, const char *what, char *err, size_t errlen);
+
+/* An open that failed: the message in err, the bus context closed (close
+ * may be NULL), rc returned. */
+int fpgamr_bus_fail(void (*close)(void *ctx), void *ctx, int rc, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* *bus = *ops (a bus's name, default timeout and functions) on context ctx,
+ * with the clock of the spec's mhz= (default 50 MHz). */
+void fpgamr_bus_setup(fpgamr_bus *bus, const fpgamr_bus *ops, void *ctx, const char *opts);
 
 #endif

@@ -7,6 +7,7 @@
  * last message beat whole) and the batch size (a multiple of the digests per
  * beat, so each batch's digests start bus-aligned in a zero-copy buffer). */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "fpgamr_bus.h"
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
+#include "fpgamr_targets.h"
 
 #define DEFAULT_BATCH ((uint64_t)FPGAMR_BATCH_VALUES)
 #define MATCH_CAP 4096u   /* records per match ring (regmap 2.0: drained while the device runs) */
@@ -77,24 +79,58 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int fpgamr_lock_device(int fd, const char *opts, long *waited_ms)
+/* the flock, waiting up to wait_ms: 0, FPGAMR_EBUSY (*waited_ms: how long)
+ * or FPGAMR_ENODEV */
+static int lock_device(int fd, const char *opts, long *waited_ms)
 {
     char val[32];
     long wait = 0;
     if (fpgamr_opt(opts, "wait_ms", val, sizeof val)) wait = strtol(val, NULL, 0);
     double t0 = now_s();
-    if (waited_ms) *waited_ms = 0;
+    *waited_ms = 0;
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) return 0;
         if (errno == EINTR) continue;
         if (errno != EWOULDBLOCK) return FPGAMR_ENODEV;
         long spent = (long)(1e3 * (now_s() - t0));
-        if (waited_ms) *waited_ms = spent;
+        *waited_ms = spent;
         if (spent >= wait) return FPGAMR_EBUSY;
         long nap = wait - spent < 20 ? wait - spent : 20;  /* poll every 20 ms */
         struct timespec ts = {0, nap * 1000000L};
         nanosleep(&ts, NULL);
     }
+}
+
+int fpgamr_bus_lock(int fd, const char *opts, const char *bus, const char *what, char *err, size_t errlen)
+{
+    long waited = 0;
+    int rc = lock_device(fd, opts, &waited);
+    if (rc == FPGAMR_EBUSY && waited > 0)
+        snprintf(err, errlen, "%s: device busy: %s is locked by another opener (waited %ld ms)", bus, what, waited);
+    else if (rc == FPGAMR_EBUSY)
+        snprintf(err, errlen, "%s: device busy: %s is locked by another opener", bus, what);
+    else if (rc)
+        snprintf(err, errlen, "%s: cannot lock %s: %s", bus, what, strerror(errno));
+    return rc;
+}
+
+int fpgamr_bus_fail(void (*close)(void *ctx), void *ctx, int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    if (close) close(ctx);
+    return rc;
+}
+
+void fpgamr_bus_setup(fpgamr_bus *bus, const fpgamr_bus *ops, void *ctx, const char *opts)
+{
+    char val[32];
+    *bus = *ops;
+    bus->ctx = ctx;
+    bus->mhz = 50.0;
+    if (fpgamr_opt(opts, "mhz", val, sizeof val)) bus->mhz = strtod(val, NULL);
 }
 
 /* host time outside the simulator: wall time minus time inside vsim calls */
@@ -391,20 +427,37 @@ static int wait_job(fpgamr_dev *d, job_result *r, match_ring *ring)
     return 0;
 }
 
-/* Waits for batch k, then starts the host's time on it; an error (also when
- * the device did not do all `expected` values) ends that host time. */
+/* Waits for batch k (from 0; messages count from 1), then starts the host's time on it; an error ends that
+ * host time. What the batch did is the device's own count (r->done), which
+ * the callers report: a batch that did fewer than the `expected` values it
+ * was given is no error here but counted (short_batches) and described in
+ * the last error, and shows as fewer values done. */
 static int finish_batch(fpgamr_dev *d, job_result *r, uint64_t k, uint64_t expected, const char *verb,
                         match_ring *ring)
 {
     int rc = wait_job(d, r, ring);
     host_begin(d);
-    if (rc == 0 && r->done != expected) {
-        snprintf(d->err, sizeof d->err, "batch %llu: device %s %llu of %llu values", (unsigned long long)k, verb,
-                 (unsigned long long)r->done, (unsigned long long)expected);
-        rc = FPGAMR_EIO;
+    if (rc) {
+        host_end(d);
+        return rc;
     }
-    if (rc) host_end(d);
-    return rc;
+    if (r->done > expected) r->done = expected;  /* never count more than was asked */
+    if (r->done != expected) {
+        d->st.short_batches++;
+        snprintf(d->err, sizeof d->err, "batch %llu: device %s %llu of %llu values", (unsigned long long)k + 1, verb,
+                 (unsigned long long)r->done, (unsigned long long)expected);
+    }
+    return 0;
+}
+
+/* a batch ended: the values the device counted and the host's time on it */
+static void count_batch(fpgamr_dev *d, uint64_t values, double host_seconds)
+{
+    d->st.batches++;
+    d->st.values += values;
+    d->st.last_batch_values = values;
+    d->st.last_batch_host_seconds = host_seconds;
+    if (host_seconds > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = host_seconds;
 }
 
 static int ensure_buf(fpgamr_dev *d, fpgamr_dmabuf *b, size_t size)
@@ -460,8 +513,10 @@ static hash_dst batch_dst(fpgamr_dev *d, fpgamr_dmabuf *ub, const uint8_t *out, 
     return h;
 }
 
-int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, uint8_t *digests_out)
+int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, uint8_t *digests_out,
+                      uint64_t *values_done)
 {
+    if (values_done) *values_done = 0;
     if (!d) return FPGAMR_EINVAL;
     int rc = check_width(d, width);
     if (rc) return rc;
@@ -507,6 +562,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
             d->st.wall_seconds += now_s() - t0;
             return rc;
         }
+        if (values_done) *values_done += r.done;
         if (k + 1 < nb)  /* device on batch k+1 while the host drains batch k */
             start_job(d, FPGAMR_OP_HASH, width, 0, nn, d->in[nxt].bus, hn.buf->bus + hn.off, 0);
         d->bus.dma_sync(d->bus.ctx, hc.buf, 1, FPGAMR_SYNC_FROM_DEVICE, hc.off, (size_t)nk * 16);
@@ -515,11 +571,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
         else
             memcpy(digests_out + k * B * 16, d->out[cur].host, (size_t)nk * 16);
         h += host_end(d);
-        d->st.batches++;
-        d->st.values += nk;
-        d->st.last_batch_values = nk;
-        d->st.last_batch_host_seconds = h;
-        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        count_batch(d, r.done, h);
         h = 0;
     }
     d->st.wall_seconds += now_s() - t0;
@@ -527,7 +579,6 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
 }
 
 /* ------------------------------------------------------------------ search path */
-static int cmp16(const void *a, const void *b) { return memcmp(a, b, 16); }
 static int cmpu64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -591,7 +642,7 @@ struct match_ring {
     fpgamr_dmabuf *buf;
     uint32_t consumed;          /* records taken so far */
     uint64_t bstart, n;         /* the batch's values */
-    const uint8_t *sorted;      /* targets, sorted */
+    const uint8_t *targets;     /* sorted (fpgamr_targets.h) */
     size_t ntargets;
     match_sink *sink;
 };
@@ -610,8 +661,10 @@ static void ring_drain(fpgamr_dev *d, match_ring *g, uint32_t upto, int ack)
         for (uint32_t i = 0; i < n; i++, rec += rb) {
             uint64_t v;
             memcpy(&v, rec, 8);
-            if (v - g->bstart < g->n && bsearch(rec + 16, g->sorted, g->ntargets, 16, cmp16)) sink_add(g->sink, v);
+            if (v - g->bstart < g->n && fpgamr_targets_contain(g->targets, g->ntargets, rec + 16)) sink_add(g->sink, v);
         }
+        /* the device may write these records again once acknowledged */
+        if (ack) d->bus.dma_sync(d->bus.ctx, g->buf, 0, FPGAMR_SYNC_FROM_DEVICE, (size_t)at * rb, (size_t)n * rb);
         g->consumed += n;
     }
     if (ack) wr(d, FPGAMR_REG_MATCH_ACK, g->consumed);
@@ -627,33 +680,26 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     int rc = check_width(d, width);
     if (rc) return rc;
     if (ntargets && !targets) return fail(d, FPGAMR_EINVAL, "targets is NULL");
+    if (!fpgamr_targets_sorted(targets, ntargets))
+        return fail(d, FPGAMR_EINVAL, "targets must be sorted ascending without duplicates (fpgamr_targets.h)");
     if (max_matches && !matches_out) return fail(d, FPGAMR_EINVAL, "matches_out is NULL");
     if (count == 0) return 0;
-    if (ntargets == 0) {  /* nothing can match */
-        if (values_done) *values_done = count;
-        return 0;
-    }
+    if (ntargets == 0) return 0;  /* nothing can match: nothing is checked */
     double t0 = now_s();
     uint64_t B = d->batch;
     for (int i = 0; i < 2; i++)
         if ((rc = ensure_buf(d, &d->mbuf[i], bus_round(d, (size_t)MATCH_CAP * FPGAMR_MATCH_RECORD_BYTES)))) return rc;
 
     host_begin(d);
-    uint8_t *sorted = malloc(ntargets * 16);
-    if (!sorted) {
-        host_end(d);
-        return fail(d, FPGAMR_ENOMEM, "out of memory for the target set");
-    }
-    memcpy(sorted, targets, ntargets * 16);
-    qsort(sorted, ntargets, 16, cmp16);
-    load_filter(d, sorted, ntargets);
+    load_filter(d, targets, ntargets);
     uint64_t nb = (count + B - 1) / B;
     match_sink sink = {matches_out, max_matches, 0, NULL, 0, 0, 0};
     match_ring ring[2];
     uint64_t done = 0;
     job_result r;
     uint64_t n0 = count < B ? count : B;
-    ring[0] = (match_ring){&d->mbuf[0], 0, start, n0, sorted, ntargets, &sink};
+    ring[0] = (match_ring){&d->mbuf[0], 0, start, n0, targets, ntargets, &sink};
+    d->bus.dma_sync(d->bus.ctx, &d->mbuf[0], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[0].size);
     start_job(d, FPGAMR_OP_SEARCH, width, start, n0, 0, d->mbuf[0].bus, MATCH_CAP);
     double h = host_end(d);
 
@@ -665,7 +711,8 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
             break;
         if (k + 1 < nb) {  /* the device checks batch k+1 while the host confirms batch k */
             uint64_t nn = (k + 2 < nb) ? B : count - (k + 1) * B;
-            ring[nxt] = (match_ring){&d->mbuf[nxt], 0, bstart + B, nn, sorted, ntargets, &sink};
+            ring[nxt] = (match_ring){&d->mbuf[nxt], 0, bstart + B, nn, targets, ntargets, &sink};
+            d->bus.dma_sync(d->bus.ctx, &d->mbuf[nxt], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[nxt].size);
             start_job(d, FPGAMR_OP_SEARCH, width, bstart + B, nn, 0, d->mbuf[nxt].bus, MATCH_CAP);
         }
         d->st.filter_hits += r.match_count;
@@ -675,16 +722,11 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
             rc = fail(d, FPGAMR_ENOMEM, "out of memory for the matches");
             break;
         }
-        done += nk;
+        done += r.done;
         h += host_end(d);
-        d->st.batches++;
-        d->st.values += nk;
-        d->st.last_batch_values = nk;
-        d->st.last_batch_host_seconds = h;
-        if (h > d->st.max_batch_host_seconds) d->st.max_batch_host_seconds = h;
+        count_batch(d, r.done, h);
         h = 0;
     }
-    free(sorted);
     free(sink.batch);
     if (values_done) *values_done = done;
     if (nmatches) *nmatches = sink.n;

@@ -12,7 +12,7 @@
  *                                    DMA buffers from /dev/fpgamr-dmaK,
  *                                    kernel/include/uapi/linux/fpgamr.h)
  *   "vsim:pipelines=N[,mhz=F][,stall=P][,seed=S][,lib=PATH][,lock=PATH]
- *        [,timeout_ms=T][,batch=B][,wait_ms=W]"
+ *        [,timeout_ms=T][,batch=B][,wait_ms=W][,fault=KIND@K]"
  *                                    the Verilated model of the same HDL,
  *                                    libfpgamr-vsim-pN.so, found at lib=, in
  *                                    $FPGAMR_VSIM_DIR, beside the library
@@ -20,6 +20,20 @@
  *                                    path; mhz (default: the design clock,
  *                                    the CLOCK_KHZ register) only scales the
  *                                    modelled device time.
+ *
+ * Fault injection (vsim only; the simulation harness does it, the RTL is
+ * the same): fault=KIND@K makes the K-th device batch since open (counted
+ * from 1, over both paths) fail:
+ *   dma_error@K  the batch's DMA gets SLVERR responses: the call returns
+ *                FPGAMR_EIO ("read/write response error"); the next batch
+ *                works again
+ *   hang@K       the batch never raises its interrupt: after timeout_ms the
+ *                driver aborts it and returns FPGAMR_ETIMEDOUT (give a short
+ *                timeout_ms: the vsim default is 120000)
+ *   drop@K       the device silently does only the first half of the batch:
+ *                the call succeeds, values_done (the device's own count)
+ *                falls short, and short_batches counts it
+ * values_done of a failing call counts the batches done before the fault.
  * A device belongs to one process (flock on the UIO node, or on the vsim
  * lock file, default $TMPDIR/fpgamr-vsim-pN.lock, /tmp without TMPDIR); a
  * second opener gets FPGAMR_EBUSY at once, or, with wait_ms=W, when the
@@ -54,7 +68,8 @@ typedef struct fpgamr_dev fpgamr_dev;
 
 typedef struct fpgamr_stats {
     uint64_t batches;             /* batches completed */
-    uint64_t values;              /* values hashed or searched */
+    uint64_t values;              /* values hashed or searched, as the device counted
+                                     them (its DONE register), never as asked */
     uint64_t device_cycles;       /* sum of the CYCLES register over batches */
     double device_seconds;        /* device_cycles / (mhz * 1e6): modelled device time */
     double host_seconds;          /* driver time on the host outside the simulator:
@@ -70,6 +85,9 @@ typedef struct fpgamr_stats {
                                      match ring is drained while it runs) */
     uint64_t zero_copy_batches;   /* hash: batches written straight into the caller's
                                      buffer (fpgamr_dma_alloc memory), no copy */
+    uint64_t short_batches;       /* batches whose device counter shows fewer values
+                                     than the batch was given (not an error: the
+                                     values done say so; see fpgamr_last_error) */
 } fpgamr_stats;
 
 typedef struct fpgamr_dev_info {
@@ -89,15 +107,25 @@ void fpgamr_close(fpgamr_dev *dev);
 int fpgamr_get_info(fpgamr_dev *dev, fpgamr_dev_info *info);
 
 /* Hash path: digests_out[16*i .. 16*i+15] = MD5(big-endian encoding of
- * start+i in width bytes), for i < count. Messages are DMA'd to the device. */
-int fpgamr_hash_range(fpgamr_dev *dev, uint64_t start, uint64_t count, int width, uint8_t *digests_out);
+ * start+i in width bytes), for i < count. Messages are DMA'd to the device.
+ * *values_done (when not NULL) gets the digests the device wrote, from its
+ * own counter (DONE: digests written with an OKAY response), summed over the
+ * batches: count when all is well; fewer when a batch came back short (no
+ * error: only those digests are valid) or, with an error, the batches done
+ * before it. */
+int fpgamr_hash_range(fpgamr_dev *dev, uint64_t start, uint64_t count, int width, uint8_t *digests_out,
+                      uint64_t *values_done);
 
 /* Search path: values start .. start+count-1 are generated on the device;
- * every value whose MD5 equals one of the ntargets 16-byte digests is
+ * every value whose MD5 equals one of the ntargets 16-byte digests (sorted
+ * ascending without duplicates, fpgamr_targets.h: a set is sorted once
+ * where it is made, e.g. fpgamr_md5_targets_digests; else FPGAMR_EINVAL) is
  * reported (filter on chip, exact confirmation on the host). The first
  * max_matches go to matches_out (in increasing order within a batch);
- * *nmatches gets the total number found, *values_done the number of values
- * checked (== count on success, the checked prefix on error). */
+ * *nmatches gets the total number found, *values_done the values the device
+ * checked, from its own counter (DONE) summed over the batches: count when
+ * all is well, fewer when a batch came back short, the batches done before
+ * an error, 0 without targets (nothing is checked). */
 int fpgamr_search_range(fpgamr_dev *dev, uint64_t start, uint64_t count, int width,
                         const uint8_t *targets, size_t ntargets,
                         uint64_t *matches_out, size_t max_matches, size_t *nmatches,

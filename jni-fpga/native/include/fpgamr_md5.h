@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define FPGAMR_MD5_API_VERSION 1
+#define FPGAMR_MD5_API_VERSION 2
 
 /* Codes -1 and -4 mean the same as in fpgamr_fpga.h; the MD5-only codes are -20 and below. */
 #define FPGAMR_MD5_OK 0
@@ -70,27 +70,35 @@ int fpgamr_md5_lanes(const fpgamr_md5 *engine);
 
 /*
  * bench mode: writes the digests of values [start, start + count) to out (16 * count bytes).
- * The range must lie in [0, 2^(8 * width)). Returns FPGAMR_MD5_OK or an error.
+ * The range must lie in [0, 2^(8 * width)). Returns the number of values the engine's threads
+ * hashed (each thread counts the values it handed its kernel; the sum is count when all is well),
+ * or a negative error.
  */
-int fpgamr_md5_hash_range(fpgamr_md5 *engine, uint64_t start, uint64_t count, int width, uint8_t *out);
+int64_t fpgamr_md5_hash_range(fpgamr_md5 *engine, uint64_t start, uint64_t count, int width, uint8_t *out);
 
-/* bench mode on an array: digests of values[0..count) (each < 2^(8 * width)) to out. */
-int fpgamr_md5_hash_values(fpgamr_md5 *engine, const uint64_t *values, uint64_t count, int width,
-                           uint8_t *out);
+/* bench mode on an array: digests of values[0..count) (each < 2^(8 * width)) to out; returns
+ * the values hashed, as fpgamr_md5_hash_range does. */
+int64_t fpgamr_md5_hash_values(fpgamr_md5 *engine, const uint64_t *values, uint64_t count, int width,
+                               uint8_t *out);
 
 /*
- * A prepared set of target digests (n * 16 bytes; order and duplicates do not matter). Immutable
- * once made: one set may be shared by several engines and threads. NULL on allocation failure.
+ * A prepared set of target digests (n * 16 bytes; order and duplicates do not matter: the set is
+ * sorted here, once). Immutable once made: one set may be shared by several engines and threads.
+ * NULL on allocation failure.
  */
 fpgamr_md5_targets *fpgamr_md5_targets_new(const uint8_t *digests, uint32_t n);
 void fpgamr_md5_targets_free(fpgamr_md5_targets *targets);
 uint32_t fpgamr_md5_targets_size(const fpgamr_md5_targets *targets);
+/* The set's digests, sorted ascending without duplicates (fpgamr_targets.h): what the FPGA
+ * driver's fpgamr_search_range takes, so that both engines share one sorted set. */
+const uint8_t *fpgamr_md5_targets_digests(const fpgamr_md5_targets *targets);
 
 /*
  * search mode: the values of [start, start + count) whose digest is in `targets`. Writes the first
- * min(matches, found_cap) of them, ascending, to found, and the number of values examined (count,
- * when no error) to *done (when not NULL). Returns the number of matches (which may exceed
- * found_cap: call again with more room), or a negative error.
+ * min(matches, found_cap) of them, ascending, to found, and the number of values the engine's
+ * threads examined to *done (when not NULL): the sum of what each thread handed its kernel, count
+ * when all is well, 0 when there is no target (nothing is hashed) or on an error. Returns the
+ * number of matches (which may exceed found_cap: call again with more room), or a negative error.
  */
 int64_t fpgamr_md5_search_range(fpgamr_md5 *engine, const fpgamr_md5_targets *targets, uint64_t start,
                                 uint64_t count, int width, uint64_t *found, uint64_t found_cap,

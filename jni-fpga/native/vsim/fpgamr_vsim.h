@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define FPGAMR_VSIM_ABI 1
+#define FPGAMR_VSIM_ABI 2
 
 typedef struct fpgamr_vsim fpgamr_vsim;
 
@@ -24,6 +24,16 @@ unsigned fpgamr_vsim_pipelines(void);
 /* opts: comma-separated key=value, all optional:
  *   stall=P   withhold each AXI ready/valid in P% of the cycles (default 0)
  *   seed=S    seed of the stall pattern
+ *   fault=KIND@K   make the K-th job (START) since create go wrong, through
+ *             the model's own paths (the harness, not the RTL, arranges it):
+ *               dma_error  every mapped region answers SLVERR (a search job
+ *                          also gets an all-hit filter, so it writes match
+ *                          records): the job ends with a bus error; the
+ *                          next START restores memory and the host's filter
+ *               hang       the clock stops after START: no interrupt, until
+ *                          the host writes ABORT (the job then ends aborted)
+ *               drop       the job starts with half its COUNT: it completes,
+ *                          and DONE shows fewer values than the host asked
  * Starts the clock thread. NULL on error, with a message in err. */
 fpgamr_vsim *fpgamr_vsim_create(const char *opts, char *err, size_t errlen);
 void fpgamr_vsim_destroy(fpgamr_vsim *v);

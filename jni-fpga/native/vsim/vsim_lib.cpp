@@ -5,6 +5,13 @@
 // the host fills and drains buffers while the device works. Register
 // accesses from the host thread take the model lock (the clock thread gives
 // way to them) and advance the clock as a bus transaction would.
+//
+// Fault injection (option fault=KIND@K, fpgamr_vsim.h): the harness, not the RTL,
+// makes the K-th job since create go wrong, through the model's own paths: every
+// mapped region answers SLVERR (dma_error; a search job also gets a filter that
+// every value hits, so that it writes match records), the clock stops until the
+// host aborts the job (hang), or the job is started with half its COUNT (drop).
+// The next START undoes what dma_error changed.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -13,7 +20,9 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <vector>
 
+#include "fpgamr_regs.h"
 #include "fpgamr_vsim.h"
 #include "md5acc_sim.h"
 
@@ -31,20 +40,28 @@ struct fpgamr_vsim {
     Md5accSim *sim = nullptr;
     std::mutex m;
     std::condition_variable cv_run;
-    std::condition_variable cv_irq;
     std::thread th;
     bool stop = false;
     bool kick = false;
     std::atomic<int> host_waiting{0};
     std::atomic<uint64_t> api_ns{0};
     uint64_t next_bus = 0x10000000ull;
+    std::vector<uint64_t> regions;  // bus addresses of the mapped host memory
+
+    // fault injection: what the host last wrote, and the fault's state
+    enum Fault { NONE, DMA_ERROR, HANG, DROP } fault = NONE;
+    uint64_t fault_job = 0;      // K: the job (START) that goes wrong, from 1
+    uint64_t starts = 0;         // STARTs since create
+    uint32_t mode = 0, count_lo = 0, count_hi = 0, filter_addr = 0;
+    uint32_t filter[FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS] = {};
+    bool undo = false;           // dma_error changed regions and filter
+    bool frozen = false;         // hang: the clock stands still until an ABORT
 
     void loop()
     {
         std::unique_lock<std::mutex> lk(m);
         while (!stop) {
-            if (!kick && !sim->busy() && sim->bus_quiet()) {
-                cv_irq.notify_all();
+            if (frozen || (!kick && !sim->busy() && sim->bus_quiet())) {
                 cv_run.wait(lk);
                 continue;
             }
@@ -54,7 +71,6 @@ struct fpgamr_vsim {
                 sim->tick();
                 if (!sim->busy() && sim->bus_quiet()) break;
             }
-            if (sim->irq()) cv_irq.notify_all();
             if (host_waiting.load(std::memory_order_relaxed)) {
                 lk.unlock();
                 while (host_waiting.load(std::memory_order_relaxed)) std::this_thread::yield();
@@ -85,17 +101,102 @@ struct HostLock {
     }
 };
 
-uint64_t opt_u64(const char *opts, const char *key, uint64_t def)
+// the value of option key in "k=v,k=v", or nullptr
+const char *opt(const char *opts, const char *key)
 {
-    if (!opts) return def;
+    if (!opts) return nullptr;
     size_t kl = strlen(key);
     for (const char *p = opts; *p;) {
-        if (strncmp(p, key, kl) == 0 && p[kl] == '=') return strtoull(p + kl + 1, nullptr, 0);
+        if (strncmp(p, key, kl) == 0 && p[kl] == '=') return p + kl + 1;
         const char *c = strchr(p, ',');
         if (!c) break;
         p = c + 1;
     }
-    return def;
+    return nullptr;
+}
+
+uint64_t opt_u64(const char *opts, const char *key, uint64_t def)
+{
+    const char *v = opt(opts, key);
+    return v ? strtoull(v, nullptr, 0) : def;
+}
+
+// fault=KIND@K; false when malformed
+bool parse_fault(const char *v, fpgamr_vsim::Fault *kind, uint64_t *job)
+{
+    static const struct { const char *name; fpgamr_vsim::Fault kind; } kinds[] = {
+        {"dma_error@", fpgamr_vsim::DMA_ERROR}, {"hang@", fpgamr_vsim::HANG}, {"drop@", fpgamr_vsim::DROP}};
+    for (const auto &k : kinds) {
+        size_t n = strlen(k.name);
+        if (strncmp(v, k.name, n) != 0) continue;
+        char *end = nullptr;
+        unsigned long long j = strtoull(v + n, &end, 10);
+        if (j < 1 || end == v + n || (*end && *end != ',')) return false;
+        *kind = k.kind;
+        *job = j;
+        return true;
+    }
+    return false;
+}
+
+// Before the host's START of a job reaches the model: the fault, when this is its job.
+void before_start(fpgamr_vsim *v)
+{
+    Md5accSim *sim = v->sim;
+    if (v->undo) {  // the job after a dma_error: memory answers again, the host's filter is back
+        for (uint64_t b : v->regions) sim->set_region_resp(b, 0);
+        sim->reg_write(FPGAMR_REG_FILTER_ADDR, 0);
+        for (uint32_t w : v->filter) sim->reg_write(FPGAMR_REG_FILTER_DATA, w);
+        sim->reg_write(FPGAMR_REG_FILTER_ADDR, v->filter_addr);
+        v->undo = false;
+    }
+    if (++v->starts != v->fault_job) return;
+    switch (v->fault) {
+    case fpgamr_vsim::DMA_ERROR:
+        for (uint64_t b : v->regions) sim->set_region_resp(b, 2);  // SLVERR
+        if (((v->mode & FPGAMR_MODE_OP_MASK) >> FPGAMR_MODE_OP_SHIFT) == FPGAMR_OP_SEARCH) {
+            // a search job touches memory only to write match records: make every value hit
+            sim->reg_write(FPGAMR_REG_FILTER_ADDR, 0);
+            for (size_t i = 0; i < sizeof v->filter / sizeof v->filter[0]; i++)
+                sim->reg_write(FPGAMR_REG_FILTER_DATA, 0xFFFFFFFFu);
+        }
+        v->undo = true;
+        break;
+    case fpgamr_vsim::DROP: {  // the device is told half the values: its DONE shows it
+        uint64_t n = (uint64_t)v->count_hi << 32 | v->count_lo;
+        sim->reg_write(FPGAMR_REG_COUNT_LO, (uint32_t)(n / 2));
+        sim->reg_write(FPGAMR_REG_COUNT_HI, (uint32_t)(n / 2 >> 32));
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+// The harness's view of a host register write, around the model's own.
+void host_write(fpgamr_vsim *v, uint32_t off, uint32_t val)
+{
+    const size_t nfilter = sizeof v->filter / sizeof v->filter[0];
+    switch (off) {
+    case FPGAMR_REG_MODE: v->mode = val; break;
+    case FPGAMR_REG_COUNT_LO: v->count_lo = val; break;
+    case FPGAMR_REG_COUNT_HI: v->count_hi = val; break;
+    case FPGAMR_REG_FILTER_ADDR: v->filter_addr = val; break;
+    case FPGAMR_REG_FILTER_DATA:
+        v->filter[v->filter_addr % nfilter] = val;
+        v->filter_addr = (v->filter_addr + 1) % nfilter;
+        break;
+    case FPGAMR_REG_CTRL:
+        if (val & FPGAMR_CTRL_START_MASK) before_start(v);
+        if (val & FPGAMR_CTRL_ABORT_MASK) v->frozen = false;  // the hung job drains and ends aborted
+        break;
+    default:
+        break;
+    }
+    v->sim->reg_write(off, val);
+    if (off == FPGAMR_REG_CTRL && (val & FPGAMR_CTRL_START_MASK) && v->fault == fpgamr_vsim::HANG &&
+        v->starts == v->fault_job)
+        v->frozen = true;
 }
 }  // namespace
 
@@ -109,6 +210,12 @@ fpgamr_vsim *fpgamr_vsim_create(const char *opts, char *err, size_t errlen)
     fpgamr_vsim *v = new (std::nothrow) fpgamr_vsim;
     if (!v) {
         if (err && errlen) snprintf(err, errlen, "vsim: out of memory");
+        return nullptr;
+    }
+    const char *fault = opt(opts, "fault");
+    if (fault && !parse_fault(fault, &v->fault, &v->fault_job)) {
+        if (err && errlen) snprintf(err, errlen, "vsim: bad fault option (want fault=dma_error@K, hang@K or drop@K, K >= 1)");
+        delete v;
         return nullptr;
     }
     v->sim = new Md5accSim((uint32_t)opt_u64(opts, "seed", 1));
@@ -139,7 +246,7 @@ uint32_t fpgamr_vsim_reg_read(fpgamr_vsim *v, uint32_t off)
 void fpgamr_vsim_reg_write(fpgamr_vsim *v, uint32_t off, uint32_t val)
 {
     HostLock h(v);
-    v->sim->reg_write(off, val);
+    host_write(v, off, val);
 }
 
 int fpgamr_vsim_map(fpgamr_vsim *v, void *host, uint64_t size, uint64_t *bus_addr)
@@ -150,6 +257,7 @@ int fpgamr_vsim_map(fpgamr_vsim *v, void *host, uint64_t size, uint64_t *bus_add
     if (base + span > 0xF0000000ull) return -1;  // 32-bit bus
     v->next_bus = base + span + 4096;             // guard page
     v->sim->add_region(base, size, (uint8_t *)host);
+    v->regions.push_back(base);
     *bus_addr = base;
     return 0;
 }
@@ -158,6 +266,8 @@ void fpgamr_vsim_unmap(fpgamr_vsim *v, uint64_t bus_addr)
 {
     std::lock_guard<std::mutex> g(v->m);
     v->sim->remove_region(bus_addr);
+    for (size_t i = 0; i < v->regions.size(); i++)
+        if (v->regions[i] == bus_addr) v->regions.erase(v->regions.begin() + (long)i);
 }
 
 void fpgamr_vsim_set_region_resp(fpgamr_vsim *v, uint64_t bus_addr, int resp)

@@ -1,7 +1,7 @@
 /* test_fpga.c: tests of the fpga driver on the vsim bus (the Verilated HDL).
  * Exact digests against a software MD5 across batch boundaries, planted
- * preimages in search mode, values_done == count, match-buffer overflow
- * fallback, the busy error for a second opener (at once, and after wait_ms),
+ * preimages in search mode, values_done == count, many hits through the
+ * match ring (nothing re-hashed), injected faults, the busy error for a second opener (at once, and after wait_ms),
  * an opener that waits for the owner, zero-copy hashing into
  * fpgamr_dma_alloc memory, device errors.
  * usage: test_fpga PIPELINES    prints "N passed, M failed" */
@@ -14,26 +14,15 @@
 
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
-#include "md5_ref.h"
-
-static int passed, failed;
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (cond) passed++;                                               \
-        else {                                                            \
-            failed++;                                                     \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
-            printf(__VA_ARGS__);                                          \
-            printf("\n");                                                 \
-        }                                                                 \
-    } while (0)
+#include "fpgamr_targets.h"
+#include "testing.h"
 
 static uint64_t check_range(const uint8_t *dig, uint64_t start, uint64_t count, int w)
 {
     uint64_t bad = 0;
     for (uint64_t i = 0; i < count; i++) {
         uint8_t d[16];
-        md5_ref_value(start + i, w, d);
+        ref_value(start + i, w, d);
         if (memcmp(d, dig + 16 * i, 16)) bad++;
     }
     return bad;
@@ -61,6 +50,117 @@ static void *open_waiting(void *arg)
     w->dev = fpgamr_open_rc(w->spec, &w->rc, w->err, sizeof w->err);
     w->ms = now_ms() - t0;
     return NULL;
+}
+
+static fpgamr_dev *open_faulty(unsigned p, const char *fault)
+{
+    char spec[256], err[512];
+    snprintf(spec, sizeof spec, "vsim:pipelines=%u,batch=4096,timeout_ms=400,fault=%s", p, fault);
+    fpgamr_dev *d = fpgamr_open(spec, err, sizeof err);
+    CHECK(d != NULL, "open %s: %s", spec, err);
+    return d;
+}
+
+/* The simulated device's injected faults, as the driver reports them: a DMA
+ * error and a hang are clean errors (the batches before them counted, the
+ * device usable afterwards), a dropped batch is no error but fewer values. */
+static void test_faults(unsigned p)
+{
+    const uint64_t count = 4096 * 2 + 777, start = 0x5000;
+    uint8_t *dig = malloc(16 * count);
+    uint64_t done = 0;
+    fpgamr_stats st;
+
+    /* drop@2 on the hash path: batch 2 does its first 2048 values */
+    fpgamr_dev *d = open_faulty(p, "drop@2");
+    if (d) {
+        int rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        fpgamr_get_stats(d, &st);
+        CHECK(rc == 0 && done == count - 2048 && st.values == done && st.short_batches == 1 && st.batches == 3,
+              "drop@2 hash: rc %d, done %llu of %llu, short %llu", rc, (unsigned long long)done, (unsigned long long)count,
+              (unsigned long long)st.short_batches);
+        CHECK(check_range(dig, start, 4096 + 2048, 4) == 0 && check_range(dig + 16 * 8192, start + 8192, 777, 4) == 0,
+              "drop@2: the digests the device did are right");
+        CHECK(strstr(fpgamr_last_error(d), "batch 2: device did 2048 of 4096 values") != NULL, "drop message: %s",
+              fpgamr_last_error(d));
+        rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the drop: done %llu",
+              (unsigned long long)done);
+        fpgamr_close(d);
+    }
+    /* drop@3 on the search path: the dropped half is neither checked nor counted */
+    d = open_faulty(p, "drop@3");
+    if (d) {
+        uint8_t tg[2 * 16];
+        ref_value(start + 10, 4, tg);                 /* batch 1: found */
+        ref_value(start + 8192 + 700, 4, tg + 16);    /* batch 3, second half of its 777: dropped */
+        uint64_t m[4];
+        size_t nm = 0;
+        int rc = fpgamr_search_range(d, start, count, 4, tg, fpgamr_targets_sort(tg, 2), m, 4, &nm, &done);
+        fpgamr_get_stats(d, &st);
+        CHECK(rc == 0 && done == count - (777 - 388) && nm == 1 && m[0] == start + 10 && st.short_batches == 1,
+              "drop@3 search: rc %d, done %llu, %zu matches", rc, (unsigned long long)done, nm);
+        fpgamr_close(d);
+    }
+    /* dma_error@2, hash path: a read response error, batch 1 counted */
+    d = open_faulty(p, "dma_error@2");
+    if (d) {
+        int rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == FPGAMR_EIO && done == 4096 && strstr(fpgamr_last_error(d), "read response error"),
+              "dma_error@2 hash: rc %d, done %llu: %s", rc, (unsigned long long)done, fpgamr_last_error(d));
+        /* a search right after the read error: the device's stale read error is cleared */
+        uint8_t tg[16];
+        uint64_t m[4];
+        size_t nm = 0;
+        ref_value(start + 3, 4, tg);
+        rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
+        CHECK(rc == 0 && done == count && nm == 1 && m[0] == start + 3, "search after the DMA error: rc %d: %s", rc,
+              fpgamr_last_error(d));
+        rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the DMA error: rc %d", rc);
+        fpgamr_close(d);
+    }
+    /* dma_error@1, search path: the match records' writes fail; afterwards the search is exact */
+    d = open_faulty(p, "dma_error@1");
+    if (d) {
+        uint8_t tg[16];
+        ref_value(start + 5000, 4, tg);
+        uint64_t m[4];
+        size_t nm = 0;
+        int rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
+        CHECK(rc == FPGAMR_EIO && done == 0 && strstr(fpgamr_last_error(d), "write response error"),
+              "dma_error@1 search: rc %d, done %llu: %s", rc, (unsigned long long)done, fpgamr_last_error(d));
+        rc = fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done);
+        fpgamr_get_stats(d, &st);
+        CHECK(rc == 0 && done == count && nm == 1 && m[0] == start + 5000 && st.filter_hits < 100,
+              "after the DMA error: rc %d, done %llu, %zu matches, %llu filter hits", rc, (unsigned long long)done, nm,
+              (unsigned long long)st.filter_hits);
+        fpgamr_close(d);
+    }
+    /* hang@2: no interrupt, a timeout, the job aborted; the device works afterwards */
+    for (int search = 0; search < 2; search++) {
+        d = open_faulty(p, "hang@2");
+        if (!d) continue;
+        uint8_t tg[16];
+        ref_value(1, 4, tg);
+        uint64_t m[4];
+        size_t nm = 0;
+        double t0 = now_ms();
+        int rc = search ? fpgamr_search_range(d, start, count, 4, tg, 1, m, 4, &nm, &done)
+                        : fpgamr_hash_range(d, start, count, 4, dig, &done);
+        double ms = now_ms() - t0;
+        CHECK(rc == FPGAMR_ETIMEDOUT && done == 4096 && ms >= 400 && strstr(fpgamr_last_error(d), "no interrupt within 400 ms"),
+              "hang@2 %s: rc %d, done %llu after %.0f ms: %s", search ? "search" : "hash", rc, (unsigned long long)done, ms,
+              fpgamr_last_error(d));
+        rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the hang: rc %d", rc);
+        fpgamr_close(d);
+    }
+    /* a malformed fault is refused at open */
+    char err[256];
+    CHECK(fpgamr_open("vsim:pipelines=1,fault=melt@1", err, sizeof err) == NULL && strstr(err, "bad fault"), "bad fault: %s",
+          err);
+    free(dig);
 }
 
 int main(int argc, char **argv)
@@ -107,15 +207,18 @@ int main(int argc, char **argv)
         CHECK(buf != NULL && ((uintptr_t)buf & 4095) == 0, "dma_alloc: %s", fpgamr_last_error(d));
         if (buf) {
             fpgamr_reset_stats(d);
-            int rc = fpgamr_hash_range(d, start, count, 4, buf + bus);
+            uint64_t done = 0;
+            int rc = fpgamr_hash_range(d, start, count, 4, buf + bus, &done);
             fpgamr_stats st;
             fpgamr_get_stats(d, &st);
             CHECK(rc == 0 && check_range(buf + bus, start, count, 4) == 0, "zero-copy digests rc %d", rc);
+            CHECK(done == count && st.values == count && st.short_batches == 0, "the device wrote %llu of %llu digests",
+                  (unsigned long long)done, (unsigned long long)count);
             CHECK(st.batches == 3 && st.zero_copy_batches == 3, "zero-copy batches %llu of %llu",
                   (unsigned long long)st.zero_copy_batches, (unsigned long long)st.batches);
             /* inside the buffer but not bus aligned: the copying path, same digests */
             fpgamr_reset_stats(d);
-            rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8);
+            rc = fpgamr_hash_range(d, start + 5, 5000, 6, buf + 8, NULL);
             fpgamr_get_stats(d, &st);
             CHECK(rc == 0 && check_range(buf + 8, start + 5, 5000, 6) == 0 && st.zero_copy_batches == 0,
                   "unaligned caller buffer rc %d zc %llu", rc, (unsigned long long)st.zero_copy_batches);
@@ -134,8 +237,10 @@ int main(int argc, char **argv)
         uint64_t start = (w >= 5) ? 0xFFFFFF000ull + (uint64_t)w * 777 : (w == 4 ? 0xFFFFF000u : 0);
         if (w < 4) { start = 0; count = (1ull << (8 * w)) < count ? (1ull << (8 * w)) : count; }
         uint8_t *dig = malloc(count * 16);
-        int rc = fpgamr_hash_range(d, start, count, w, dig);
-        CHECK(rc == 0, "hash w%d rc %d: %s", w, rc, fpgamr_last_error(d));
+        uint64_t done = 0;
+        int rc = fpgamr_hash_range(d, start, count, w, dig, &done);
+        CHECK(rc == 0 && done == count, "hash w%d rc %d, %llu of %llu done: %s", w, rc, (unsigned long long)done,
+              (unsigned long long)count, fpgamr_last_error(d));
         CHECK(check_range(dig, start, count, w) == 0, "hash w%d digests", w);
         free(dig);
     }
@@ -143,9 +248,11 @@ int main(int argc, char **argv)
         uint8_t dig[16];
         static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
                                          0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
-        CHECK(fpgamr_hash_range(d, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0, "MD5(00 00 01 23)");
-        CHECK(fpgamr_hash_range(d, 0, 0, 4, dig) == 0, "empty hash range");
-        CHECK(fpgamr_hash_range(d, 0, 1, 9, dig) == FPGAMR_EINVAL, "width 9 rejected");
+        uint64_t done = 7;
+        CHECK(fpgamr_hash_range(d, 0x123, 1, 4, dig, &done) == 0 && memcmp(dig, want, 16) == 0 && done == 1,
+              "MD5(00 00 01 23)");
+        CHECK(fpgamr_hash_range(d, 0, 0, 4, dig, &done) == 0 && done == 0, "empty hash range");
+        CHECK(fpgamr_hash_range(d, 0, 1, 9, dig, &done) == FPGAMR_EINVAL && done == 0, "width 9 rejected");
     }
 
     /* search path: planted preimages across batch boundaries, exact counts */
@@ -154,14 +261,23 @@ int main(int argc, char **argv)
         uint64_t planted[] = {start, start + 4095, start + 4096, start + 9000, start + count - 1};
         size_t np = sizeof planted / sizeof planted[0];
         uint8_t *tg = malloc((np + 2) * 16);
-        for (size_t i = 0; i < np; i++) md5_ref_value(planted[i], 5, tg + 16 * i);
-        md5_ref_value(start - 1, 5, tg + 16 * np);          /* just outside the range */
-        md5_ref_value(start + count, 5, tg + 16 * (np + 1));
+        for (size_t i = 0; i < np; i++) ref_value(planted[i], 5, tg + 16 * i);
+        ref_value(start - 1, 5, tg + 16 * np);          /* just outside the range */
+        ref_value(start + count, 5, tg + 16 * (np + 1));
         uint64_t m[16];
         size_t nm = 0;
         uint64_t done = 0;
         fpgamr_reset_stats(d);
-        int rc = fpgamr_search_range(d, start, count, 5, tg, np + 2, m, 16, &nm, &done);
+        size_t nt = fpgamr_targets_sort(tg, np + 2);
+        {   /* unsorted targets are refused: a set is sorted once, where it is made */
+            uint8_t two[32];
+            memcpy(two, tg + 16, 16);
+            memcpy(two + 16, tg, 16);
+            CHECK(fpgamr_search_range(d, start, count, 5, two, 2, m, 16, &nm, &done) == FPGAMR_EINVAL &&
+                      strstr(fpgamr_last_error(d), "sorted"),
+                  "unsorted targets: %s", fpgamr_last_error(d));
+        }
+        int rc = fpgamr_search_range(d, start, count, 5, tg, nt, m, 16, &nm, &done);
         CHECK(rc == 0, "search rc %d: %s", rc, fpgamr_last_error(d));
         CHECK(done == count, "values_done %llu", (unsigned long long)done);
         CHECK(nm == np, "nmatches %zu", nm);
@@ -174,13 +290,13 @@ int main(int argc, char **argv)
               (unsigned long long)st.values);
         /* the thesis example in the 28-bit domain */
         uint8_t t1[16];
-        md5_ref_value(0x123, 4, t1);
+        ref_value(0x123, 4, t1);
         rc = fpgamr_search_range(d, 0, 10000, 4, t1, 1, m, 16, &nm, &done);
         CHECK(rc == 0 && nm == 1 && m[0] == 0x123 && done == 10000, "find 0x123: rc %d nm %zu", rc, nm);
         /* more matches than max_matches: total still counted */
         uint8_t *many = malloc(40 * 16);
-        for (int i = 0; i < 40; i++) md5_ref_value(1000 + (uint64_t)i * 3, 4, many + 16 * i);
-        rc = fpgamr_search_range(d, 1000, 200, 4, many, 40, m, 16, &nm, &done);
+        for (int i = 0; i < 40; i++) ref_value(1000 + (uint64_t)i * 3, 4, many + 16 * i);
+        rc = fpgamr_search_range(d, 1000, 200, 4, many, fpgamr_targets_sort(many, 40), m, 16, &nm, &done);
         CHECK(rc == 0 && nm == 40 && done == 200 && m[0] == 1000 && m[15] == 1045, "truncated matches nm %zu", nm);
         free(many);
         free(tg);
@@ -208,7 +324,7 @@ int main(int argc, char **argv)
             uint8_t dig[16];
             static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
                                              0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
-            CHECK(fpgamr_hash_range(w.dev, 0x123, 1, 4, dig) == 0 && memcmp(dig, want, 16) == 0,
+            CHECK(fpgamr_hash_range(w.dev, 0x123, 1, 4, dig, NULL) == 0 && memcmp(dig, want, 16) == 0,
                   "the waiter's device works");
             fpgamr_close(w.dev);
         }
@@ -229,12 +345,12 @@ int main(int argc, char **argv)
         for (size_t i = 0, v = 50000; i < nt; v++)
             if (v % 4 != 3) {
                 want[i] = v;
-                md5_ref_value(v, 4, tg + 16 * i++);
+                ref_value(v, 4, tg + 16 * i++);
             }
         uint64_t *m = malloc(nt * sizeof *m);
         size_t nm = 0;
         uint64_t done = 0;
-        int rc = d ? fpgamr_search_range(d, 50000, 16384, 4, tg, nt, m, nt, &nm, &done) : -1;
+        int rc = d ? fpgamr_search_range(d, 50000, 16384, 4, tg, fpgamr_targets_sort(tg, nt), m, nt, &nm, &done) : -1;
         fpgamr_stats st;
         memset(&st, 0, sizeof st);
         if (d) fpgamr_get_stats(d, &st);
@@ -265,6 +381,8 @@ int main(int argc, char **argv)
               d ? info.mhz : 0.0);
         if (d) fpgamr_close(d);
     }
+
+    test_faults(p);
 
     /* a bad spec and a missing library */
     CHECK(fpgamr_open("pcie:0", err, sizeof err) == NULL, "bad spec");

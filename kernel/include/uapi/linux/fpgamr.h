@@ -35,9 +35,7 @@
  *   buffers_in_use   number of DMA buffers not yet returned (all processes)
  *   bytes_in_use     bytes of those buffers
  *
- * and the directory misc/fpgamr-dmaK (like uio/uioN) below it.  The test
- * device (module parameter test_device=1) adds test_irq and test_dma_copy,
- * which are for the boot test only and not part of this contract.
+ * and the directory misc/fpgamr-dmaK (like uio/uioN) below it.
  *
  * Discovery: for every /sys/class/uio/uioN whose "name" file reads
  * FPGAMR_UIO_NAME, read /sys/class/uio/uioN/device/dma_dev and open
@@ -140,7 +138,6 @@
 
 /* struct fpgamr_info.flags */
 #define FPGAMR_INFO_COHERENT	(1U << 0)	/* syncs do no cache work */
-#define FPGAMR_INFO_TEST_DEVICE	(1U << 1)	/* fake device, no hardware */
 
 /* struct fpgamr_alloc.flags (out) */
 #define FPGAMR_BUF_COHERENT	(1U << 0)

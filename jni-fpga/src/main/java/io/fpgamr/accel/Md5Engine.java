@@ -23,6 +23,15 @@ public interface Md5Engine extends AutoCloseable {
     }
 
     /**
+     * True when the hardware is simulated (an FPGA engine on the Verilated model): then the work
+     * was done by this host's CPU simulating the device, and every figure derived from it (map
+     * times, energy, transformations per joule) must say so.
+     */
+    default boolean simulated() {
+        return false;
+    }
+
+    /**
      * Writes the 16-byte digests of values {@code [start, start + count)} to {@code out}, starting at
      * its position, and advances the position by {@code 16 * count}.
      */

@@ -38,13 +38,17 @@ final class NativeMd5 {
 
     static native int fpgamr_md5_lanes(Pointer engine);
 
-    static native int fpgamr_md5_hash_range(Pointer engine, long start, long count, int width, Pointer out);
+    static native long fpgamr_md5_hash_range(Pointer engine, long start, long count, int width, Pointer out);
 
-    static native int fpgamr_md5_hash_values(Pointer engine, Pointer values, long count, int width, Pointer out);
+    static native long fpgamr_md5_hash_values(Pointer engine, Pointer values, long count, int width, Pointer out);
 
     static native Pointer fpgamr_md5_targets_new(Pointer digests, int n);
 
     static native void fpgamr_md5_targets_free(Pointer targets);
+
+    static native int fpgamr_md5_targets_size(Pointer targets);
+
+    static native Pointer fpgamr_md5_targets_digests(Pointer targets);
 
     static native long fpgamr_md5_search_range(Pointer engine, Pointer targets, long start, long count, int width,
             Pointer found, long foundCap, Pointer done);

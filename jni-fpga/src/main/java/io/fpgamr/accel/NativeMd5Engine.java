@@ -1,6 +1,5 @@
 package io.fpgamr.accel;
 
-import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import java.lang.ref.Cleaner;
@@ -15,20 +14,15 @@ import java.nio.charset.StandardCharsets;
  * threads. One native call per batch; digests go straight into direct buffers (a heap buffer is
  * served through a direct scratch buffer and a copy).
  */
-public final class NativeMd5Engine implements Md5Engine {
+public final class NativeMd5Engine extends NativeEngine {
     private static final Cleaner CLEANER = Cleaner.create();
 
-    /** Native resources, freed once, by close() or when the engine becomes unreachable. */
+    /** The native engine, freed once, by close() or when the engine becomes unreachable. */
     private static final class Handles implements Runnable {
         Pointer engine;
-        Pointer targets;
 
         @Override
         public synchronized void run() {
-            if (targets != null) {
-                NativeMd5.fpgamr_md5_targets_free(targets);
-                targets = null;
-            }
             if (engine != null) {
                 NativeMd5.fpgamr_md5_close(engine);
                 engine = null;
@@ -41,11 +35,6 @@ public final class NativeMd5Engine implements Md5Engine {
     private final String kernel;
     private final int threads;
     private final int lanes;
-    private TargetSet targetsOf;
-    private Memory found = new Memory(8 * 64);
-    private final Memory done = new Memory(8);
-    private long hashed;
-    private ByteBuffer scratch;
 
     private NativeMd5Engine(Pointer engine) {
         handles.engine = engine;
@@ -127,53 +116,32 @@ public final class NativeMd5Engine implements Md5Engine {
         return e;
     }
 
-    private static void check(int rc, String what) {
-        if (rc == NativeMd5.OK) {
-            return;
+    /** A native call's count (values hashed, matches), or its error as an exception. */
+    private static long check(long rc, String what) {
+        if (rc >= 0) {
+            return rc;
         }
         if (rc == NativeMd5.ENOMEM) {
-            throw new OutOfMemoryError(what + ": " + NativeMd5.fpgamr_md5_strerror(rc));
+            throw new OutOfMemoryError(what + ": " + NativeMd5.fpgamr_md5_strerror((int) rc));
         }
-        throw new IllegalArgumentException(what + ": " + NativeMd5.fpgamr_md5_strerror(rc));
-    }
-
-    private static void checkWidth(int width) {
-        if (width < JavaMd5.MIN_WIDTH || width > JavaMd5.MAX_WIDTH) {
-            throw new IllegalArgumentException("width " + width + " not in 4..8");
-        }
-    }
-
-    /** The native address of a direct buffer's position. */
-    private static Pointer at(ByteBuffer b) {
-        return Native.getDirectBufferPointer(b).share(b.position());
+        throw new IllegalArgumentException(what + ": " + NativeMd5.fpgamr_md5_strerror((int) rc));
     }
 
     @Override
-    public void hashRange(long start, int count, int width, ByteBuffer out) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
-        }
-        long bytes = 16L * count;
-        if (out.remaining() < bytes) {
-            throw new BufferOverflowException();
-        }
-        if (count == 0) {
-            return;
-        }
-        if (out.isDirect()) {
-            check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(out)),
-                    "hashRange(" + start + ", " + count + ", " + width + ")");
-            hashed += count;
-            out.position(out.position() + (int) bytes);
-            return;
-        }
-        ByteBuffer s = scratch((int) bytes);
-        check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, at(s)),
-                "hashRange(" + start + ", " + count + ", " + width + ")");
-        hashed += count;
-        s.limit((int) bytes);
-        out.put(s);
+    protected boolean widthOk(int width) {
+        return width >= JavaMd5.MIN_WIDTH && width <= JavaMd5.MAX_WIDTH;
+    }
+
+    @Override
+    protected long hash(long start, int count, int width, Pointer out, String what) {
+        return check(NativeMd5.fpgamr_md5_hash_range(engine(), start, count, width, out), what);
+    }
+
+    @Override
+    protected long search(long start, long count, int width, TargetSet targets, Pointer found, long cap, Pointer done,
+            String what) {
+        return check(NativeMd5.fpgamr_md5_search_range(engine(), targets.nativeSet().handle(), start, count, width, found, cap,
+                done), what);
     }
 
     /**
@@ -181,7 +149,9 @@ public final class NativeMd5Engine implements Md5Engine {
      * its limit) into {@code out} from its position, which advances by 16 per value.
      */
     public void hashValues(LongBuffer values, int width, ByteBuffer out) {
-        checkWidth(width);
+        if (!widthOk(width)) {
+            throw new IllegalArgumentException("width " + width + " not in 4..8");
+        }
         if (!values.isDirect() || !out.isDirect()) {
             throw new IllegalArgumentException("hashValues needs direct buffers");
         }
@@ -193,72 +163,8 @@ public final class NativeMd5Engine implements Md5Engine {
             throw new BufferOverflowException();
         }
         Pointer v = Native.getDirectBufferPointer(values).share(8L * values.position());
-        check(NativeMd5.fpgamr_md5_hash_values(engine(), v, n, width, at(out)), "hashValues");
+        counted(check(NativeMd5.fpgamr_md5_hash_values(engine(), v, n, width, at(out)), "hashValues"));
         out.position(out.position() + 16 * n);
-    }
-
-    private ByteBuffer scratch(int bytes) {
-        if (scratch == null || scratch.capacity() < bytes) {
-            scratch = ByteBuffer.allocateDirect(Math.max(bytes, 16 << 18));
-        }
-        scratch.clear();
-        return scratch;
-    }
-
-    private Pointer nativeTargets(TargetSet targets) {
-        if (targets != targetsOf) {
-            synchronized (handles) {
-                if (handles.targets != null) {
-                    NativeMd5.fpgamr_md5_targets_free(handles.targets);
-                    handles.targets = null;
-                }
-                ByteBuffer d = targets.sortedDigests();
-                Pointer t = NativeMd5.fpgamr_md5_targets_new(at(d), targets.size());
-                if (t == null) {
-                    throw new OutOfMemoryError("native target set of " + targets.size());
-                }
-                handles.targets = t;
-            }
-            targetsOf = targets;
-        }
-        return handles.targets;
-    }
-
-    @Override
-    public long[] searchRange(long start, long count, int width, TargetSet targets) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
-        }
-        if (count == 0 || targets.size() == 0) {
-            return new long[0];
-        }
-        Pointer t = nativeTargets(targets);
-        for (;;) {
-            long cap = found.size() / 8;
-            long m = NativeMd5.fpgamr_md5_search_range(engine(), t, start, count, width, found, cap, done);
-            if (m < 0) {
-                check((int) m, "searchRange(" + start + ", " + count + ", " + width + ")");
-            }
-            if (m <= cap) {
-                hashed += done.getLong(0);
-                return found.getLongArray(0, (int) m);
-            }
-            if (m > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException(m + " matches");
-            }
-            found = new Memory(8 * m); /* rare: more matches than room; search again */
-        }
-    }
-
-    @Override
-    public long valuesHashed() {
-        return hashed;
-    }
-
-    /** Values examined by the last search (its count when it succeeded). */
-    public long lastSearchDone() {
-        return done.getLong(0);
     }
 
     @Override

@@ -5,12 +5,15 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HexFormat;
-import java.util.TreeSet;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * A set of target MD5 digests, held as an open-addressing hash table keyed on the digest's first
- * 64 bits (a probe per candidate, not a loop over targets), plus the sorted digests in a direct
- * buffer for native engines.
+ * 64 bits (a probe per candidate, not a loop over targets), for the Java engine; and, made once
+ * when a native engine first asks ({@link #nativeSet()}), libfpgamr's sorted target set, which the
+ * CPU kernels and the FPGA driver share.
  */
 public final class TargetSet {
     private final long[] his;
@@ -19,27 +22,23 @@ public final class TargetSet {
     private final long[] tableLo;
     private final boolean[] used;
     private final int mask;
-    private final ByteBuffer sorted;
+    private NativeTargets nativeSet;
 
     private TargetSet(Collection<String> hexDigests) {
-        TreeSet<String> unique = new TreeSet<>();
+        Set<String> unique = new LinkedHashSet<>();
         for (String h : hexDigests) {
-            unique.add(h.toLowerCase());
+            unique.add(h.toLowerCase(Locale.ROOT));
         }
         int n = unique.size();
         his = new long[n];
         los = new long[n];
-        sorted = ByteBuffer.allocateDirect(Math.max(16, n * 16)).order(ByteOrder.BIG_ENDIAN);
         int i = 0;
         for (String h : unique) {
-            byte[] d = HexFormat.of().parseHex(h);
-            ByteBuffer b = ByteBuffer.wrap(d);
+            ByteBuffer b = ByteBuffer.wrap(HexFormat.of().parseHex(h));
             his[i] = b.getLong();
             los[i] = b.getLong();
-            sorted.put(d);
             i++;
         }
-        sorted.flip();
         int cap = Integer.highestOneBit(Math.max(4, n * 2 - 1)) << 1;
         mask = cap - 1;
         tableHi = new long[cap];
@@ -86,8 +85,20 @@ public final class TargetSet {
         return his.length;
     }
 
-    /** The digests, 16 bytes each, in ascending byte order, in a direct buffer (read-only view). */
-    public ByteBuffer sortedDigests() {
-        return sorted.asReadOnlyBuffer();
+    /**
+     * libfpgamr's target set of these digests, sorted there once and shared by every native
+     * engine that searches for them; made on first use, freed when this set is unreachable.
+     *
+     * @throws UnsatisfiedLinkError when there is no native build for this platform
+     */
+    public synchronized NativeTargets nativeSet() {
+        if (nativeSet == null) {
+            ByteBuffer d = ByteBuffer.allocateDirect(Math.max(16, 16 * his.length)).order(ByteOrder.BIG_ENDIAN);
+            for (int k = 0; k < his.length; k++) {
+                d.putLong(his[k]).putLong(los[k]);
+            }
+            nativeSet = NativeTargets.of(this, d, his.length);
+        }
+        return nativeSet;
     }
 }

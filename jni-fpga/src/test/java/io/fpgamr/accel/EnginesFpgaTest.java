@@ -22,7 +22,7 @@ class EnginesFpgaTest {
     }
 
     private static Md5Engine open(String spec, Map<String, String> env) {
-        return Engines.open(spec, 1, NATIVE, env);
+        return Engines.open(EngineSpec.parse(spec), 1, NATIVE, env);
     }
 
     @Test

@@ -198,6 +198,42 @@ class NativeMd5EngineTest {
     }
 
     @Test
+    void everyEngineCountsTheValuesItHashed() throws Exception {
+        List<String> specs = new ArrayList<>(List.of("java"));
+        for (String k : kernels()) {
+            specs.add("cpu:" + k);
+        }
+        // more preimages than a native engine's first result buffer (1024): the search runs twice,
+        // and counts once
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            many.add(hex(5000 + 7L * i, 4));
+        }
+        for (String spec : specs) {
+            for (int threads : new int[] {1, 3}) {
+                try (Md5Engine e = Engines.open(spec, threads)) {
+                    assertFalse(e.simulated(), spec + " hashes on this CPU, measured");
+                    assertEquals(0, e.valuesHashed());
+                    e.hashRange(0x123, 100_003, 4, ByteBuffer.allocateDirect(16 * 100_003));
+                    e.hashRange(1L << 33, 777, 5, ByteBuffer.allocate(16 * 777));
+                    assertEquals(100_780, e.valuesHashed(), spec + " x" + threads + " hash");
+                    assertEquals(1500, e.searchRange(5000, 10_500, 4, TargetSet.of(many)).length);
+                    assertEquals(1, e.searchRange(0, (1 << 18) + 13, 4, TargetSet.of(hex0())).length);
+                    e.searchRange(0, 0, 4, TargetSet.of(hex0()));
+                    long total = 100_780 + 10_500 + (1 << 18) + 13;
+                    if (e instanceof NativeMd5Engine n) {
+                        java.nio.LongBuffer values = ByteBuffer.allocateDirect(8 * 3).order(java.nio.ByteOrder.nativeOrder())
+                                .asLongBuffer().put(new long[] {1, 2, 0xffff_ffffL}).flip();
+                        n.hashValues(values, 4, ByteBuffer.allocateDirect(48));
+                        total += 3;
+                    }
+                    assertEquals(total, e.valuesHashed(), spec + " x" + threads);
+                }
+            }
+        }
+    }
+
+    @Test
     void badArgumentsAreRefused() {
         try (Md5Engine e = Engines.open("cpu", 1)) {
             assertThrows(IllegalArgumentException.class, () -> e.hashRange(0, 1, 3, ByteBuffer.allocateDirect(16)));
@@ -225,7 +261,7 @@ class NativeMd5EngineTest {
     @Test
     void dispatchPicksWhatTheCpuOffers() throws IOException {
         List<String> flags = cpuFlags();
-        String platform = NativeLoader.platform();
+        String platform = NativeArtifacts.platform();
         String expect;
         if (platform.equals("linux-x86_64")) {
             expect = flags.contains("avx512f") ? "avx512" : flags.contains("avx2") ? "avx2" : "scalar";
@@ -256,7 +292,7 @@ class NativeMd5EngineTest {
                 }
             } else {
                 IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> Engines.open("cpu:" + k, 1));
-                assertTrue(x.getMessage().contains(k) && x.getMessage().contains(NativeLoader.platform()), x.getMessage());
+                assertTrue(x.getMessage().contains(k) && x.getMessage().contains(NativeArtifacts.platform()), x.getMessage());
                 assertTrue(x.getMessage().contains(built ? "lacks" : "unknown"), x.getMessage());
             }
         }
@@ -277,26 +313,28 @@ class NativeMd5EngineTest {
         java.util.function.BiFunction<String, Integer, Md5Engine> missing = (k, t) -> {
             throw new UnsatisfiedLinkError("no native libfpgamr for platform linux-sparc64");
         };
-        try (Md5Engine e = Engines.open("cpu", 2, missing)) {
+        try (Md5Engine e = Engines.open(EngineSpec.cpu(), 2, missing, java.util.Map.of())) {
             assertEquals("java", e.name());
         }
-        x = assertThrows(IllegalArgumentException.class, () -> Engines.open("cpu:scalar", 2, missing));
+        x = assertThrows(IllegalArgumentException.class, () -> Engines.open(EngineSpec.parse("cpu:scalar"), 2, missing, java.util.Map.of()));
         assertTrue(x.getMessage().contains("linux-sparc64"), x.getMessage());
     }
 
     @Test
     void loaderNamesPlatformsAndTheJarCarriesEachBuild() throws IOException {
-        assertEquals("linux-x86_64", NativeLoader.platform("Linux", "amd64"));
-        assertEquals("linux-aarch64", NativeLoader.platform("Linux", "aarch64"));
-        assertEquals("linux-armhf", NativeLoader.platform("Linux", "arm"));
-        assertEquals("unsupported-mac_os_x-aarch64", NativeLoader.platform("Mac OS X", "aarch64"));
-        UnsatisfiedLinkError u = assertThrows(UnsatisfiedLinkError.class,
-                () -> NativeLoader.extract(NativeLoader.resourcePath("linux-riscv64"), "linux-riscv64"));
-        assertTrue(u.getMessage().contains("linux-riscv64"), u.getMessage());
+        assertEquals("linux-x86_64", NativeArtifacts.platform("Linux", "amd64"));
+        assertEquals("linux-aarch64", NativeArtifacts.platform("Linux", "aarch64"));
+        assertEquals("linux-armhf", NativeArtifacts.platform("Linux", "arm"));
+        assertEquals("unsupported-mac_os_x-aarch64", NativeArtifacts.platform("Mac OS X", "aarch64"));
+        assertTrue(NativeArtifacts.find("libfpgamr-no-such.so").isEmpty());
+        // the jar's library, extracted to a name holding its content hash
+        Path lib = NativeArtifacts.find(NativeArtifacts.LIBRARY).orElseThrow();
+        assertTrue(lib.getFileName().toString().matches("libfpgamr-[0-9a-f]{16}\\.so"), lib.toString());
+        assertEquals(lib, NativeArtifacts.find(NativeArtifacts.LIBRARY).orElseThrow(), "found again, not written again");
         // Each platform the build made is packaged, and is an ELF shared object for its machine.
         String platforms = System.getProperty("fpgamr.native.platforms", "linux-x86_64 linux-aarch64 linux-armhf");
         for (String p : platforms.trim().split("\\s+")) {
-            try (InputStream in = NativeLoader.class.getResourceAsStream(NativeLoader.resourcePath(p))) {
+            try (InputStream in = NativeArtifacts.class.getResourceAsStream(NativeArtifacts.resource(p, NativeArtifacts.LIBRARY))) {
                 assertTrue(in != null, "resource for " + p);
                 byte[] h = in.readNBytes(20);
                 assertEquals(0x7f, h[0]);

@@ -1,5 +1,6 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.EngineSpec;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.TargetSet;
@@ -31,20 +32,20 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         targets = TargetSet.of(Arrays.asList(conf.getStrings(JobKeys.TARGETS, new String[0])));
         int threads = Math.max(1, conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1));
         // In a YARN container that the NodeManager gave an FPGA, the engine opens that device.
-        String spec = FpgaContainer.engineSpec(conf.get(JobKeys.ENGINE, "auto"), System.getenv());
+        EngineSpec spec = EngineSpec.parse(conf.get(JobKeys.ENGINE, "auto")).inContainer(System.getenv());
         try {
             engine = Engines.open(spec, threads);
         } catch (IllegalArgumentException e) {
-            if (spec.startsWith("auto:")) {
+            if (spec.kind() == EngineSpec.Kind.AUTO && spec.device() != null) {
                 LOG.warn("cannot open the FPGA lent to this task ({}); hashing on the CPU", e.getMessage());
-                spec = "cpu";
+                spec = EngineSpec.cpu();
                 engine = Engines.open(spec, threads);
             } else {
                 FpgaContainer.reportFault(Path.of(""), System.getenv(), e);
                 throw new IOException("cannot open MD5 engine '" + spec + "': " + e.getMessage(), e);
             }
         }
-        if (engine.name().equals("java") && !spec.equals("java")) {
+        if (engine.name().equals("java") && spec.kind() != EngineSpec.Kind.JAVA) {
             LOG.warn("no native MD5 kernel for this platform; hashing in pure Java");
             context.getCounter(Md5Counters.JAVA_FALLBACK_MAPS).increment(1);
         }

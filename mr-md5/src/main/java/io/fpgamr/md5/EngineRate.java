@@ -85,7 +85,7 @@ final class EngineRate {
             return;
         }
         out.printf("  %-6s on the device: %.0f cycles/batch, %.4g values/s at %.0f MHz, driver host time %.3f ms/batch (%.1f%% of device time)%n",
-            path, (double) s.deviceCycles() / s.batches(), s.deviceSeconds() > 0 ? s.values() / s.deviceSeconds() : 0.0, f.mhz(),
+            path, (double) s.deviceCycles() / s.batches(), s.modelledDeviceSeconds() > 0 ? s.values() / s.modelledDeviceSeconds() : 0.0, f.mhz(),
             1e3 * s.hostSeconds() / s.batches(), 100 * s.hostShare());
     }
 }

@@ -1,5 +1,7 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.fpga.DeviceSpec;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,6 +137,13 @@ record JobOptions(
         if (!List.of("cpu", "fpga", "auto", "java").contains(accel)) {
             throw new UsageException("--accel must be cpu, fpga, auto or java, got '" + accel + "'");
         }
+        if (cl.hasOption("device")) {
+            try {
+                DeviceSpec.parse(cl.getOptionValue("device"));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--device: " + e.getMessage());
+            }
+        }
         String design = cl.getOptionValue("design");
         if (design != null && !design.matches("vsim-p[0-9]+") && !design.contains("://")
             && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(design))) {
@@ -168,12 +177,9 @@ record JobOptions(
         return new Domain(bits);
     }
 
-    /** The engine spec the maps open. */
-    String engineSpec() {
-        return switch (accel) {
-            case "fpga" -> "fpga:" + (device == null ? "" : device);
-            case "auto" -> device == null ? "auto" : "auto:" + device;
-            default -> accel;
-        };
+    /** The engine the maps open: {@code --accel}, with {@code --device} for fpga and auto. */
+    EngineSpec engineSpec() {
+        EngineSpec spec = EngineSpec.parse(accel);
+        return spec.usesFpga() && device != null ? spec.withDevice(DeviceSpec.parse(device)) : spec;
     }
 }

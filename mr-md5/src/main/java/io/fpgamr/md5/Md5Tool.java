@@ -12,6 +12,8 @@ import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.JobProgress;
 import io.fpgamr.energy.JobRecord;
 import io.fpgamr.energy.Repetitions;
+import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.energy.Stats;
 import io.fpgamr.md5.JobOptions.ClusterKind;
 import io.fpgamr.md5.JobOptions.Mode;
@@ -161,16 +163,14 @@ public class Md5Tool extends Configured implements Tool {
      * timeout) rather than fail. A device that the NodeManager assigns to the container
      * ({@code FPGAMR_DEVICE}) replaces the spec, and is the container's alone.
      */
-    static String taskEngineSpec(JobOptions o, Configuration conf) {
-        String spec = o.engineSpec();
-        String device = o.device();
-        if (!o.accel().equals("fpga") || device == null || device.isBlank() || o.cluster() == ClusterKind.LOCAL
-            || device.matches("(?:.*[:,])?wait_ms=.*")) {
+    static EngineSpec taskEngineSpec(JobOptions o, Configuration conf) {
+        EngineSpec spec = o.engineSpec();
+        DeviceSpec device = spec.device();
+        if (spec.kind() != EngineSpec.Kind.FPGA || device == null || o.cluster() == ClusterKind.LOCAL || device.waitMs().isPresent()) {
             return spec;
         }
         long timeout = conf.getLong(MRJobConfig.TASK_TIMEOUT, MRJobConfig.DEFAULT_TASK_TIMEOUT_MILLIS);
-        long waitMs = timeout > 0 ? timeout / 10 * 9 : 3_600_000L;
-        return spec + (device.contains(":") ? "," : ":") + "wait_ms=" + waitMs;
+        return spec.withDevice(device.withWaitMs(timeout > 0 ? timeout / 10 * 9 : 3_600_000L));
     }
 
     /** On this machine's clusters an engine that cannot open is a usage error, not a failed task. */
@@ -311,7 +311,7 @@ public class Md5Tool extends Configured implements Tool {
         conf.setInt(JobKeys.BITS, o.bits());
         conf.setInt(JobKeys.PPK, o.ppk());
         conf.setStrings(JobKeys.TARGETS, o.targets().toArray(new String[0]));
-        conf.set(JobKeys.ENGINE, taskEngineSpec(o, conf));
+        conf.set(JobKeys.ENGINE, taskEngineSpec(o, conf).toString());
         if (o.recordsPerSplit() > 0) {
             conf.setLong(JobKeys.RECORDS_PER_SPLIT, o.recordsPerSplit());
         }
@@ -615,7 +615,7 @@ public class Md5Tool extends Configured implements Tool {
         s.put("bits", o.bits());
         s.put("ppk", o.ppk());
         s.put("cluster", o.cluster().name().toLowerCase());
-        s.put("engine", o.engineSpec());
+        s.put("engine", o.engineSpec().toString());
         s.put("output", output);
         s.put("values_hashed", hashed);
         s.put("values_expected", domain.size());

@@ -1,5 +1,6 @@
 package io.fpgamr.yarn;
 
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
 import java.io.StringReader;
@@ -85,7 +86,10 @@ abstract class Accelerator {
     /** {@code vsim} or {@code uio}. */
     abstract String kind();
 
-    /** The driver spec of the device as it is now, for {@code Engines.open("fpga:" + spec)}. */
+    /**
+     * The driver spec of the device as it is now (a canonical {@code DeviceSpec}, with the node's
+     * and the device's own driver options, checked), for the container's {@code FPGAMR_DEVICE}.
+     */
     abstract String spec() throws IOException;
 
     /** Checks the device; null when it is fine, else what is wrong. */
@@ -168,7 +172,7 @@ abstract class Accelerator {
     private void writeLoaded(Loaded l) throws IOException {
         StringWriter w = new StringWriter();
         l.toProperties().store(w, "the design " + name + " holds");
-        DesignPackage.writeAtomically(stateDir.resolve(DESIGN_FILE), out -> out.write(w.toString().getBytes(StandardCharsets.ISO_8859_1)));
+        AtomicFiles.write(stateDir.resolve(DESIGN_FILE), w.toString().getBytes(StandardCharsets.ISO_8859_1));
     }
 
     synchronized void markUnhealthy(String why, long recoveryMs) {

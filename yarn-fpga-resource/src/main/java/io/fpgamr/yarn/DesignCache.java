@@ -1,5 +1,6 @@
 package io.fpgamr.yarn;
 
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ final class DesignCache {
         }
         Path copy = dir.resolve(d.sha256() + ".zip");
         if (!Files.isRegularFile(copy) || !DesignPackage.sha256(copy).equals(d.sha256())) {
-            DesignPackage.writeAtomically(copy, out -> Files.copy(d.file(), out));
+            AtomicFiles.write(copy, out -> Files.copy(d.file(), out));
         }
         bySha.put(d.sha256(), DesignPackage.open(copy));
     }

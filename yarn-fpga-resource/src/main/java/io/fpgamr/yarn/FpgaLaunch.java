@@ -3,8 +3,6 @@ package io.fpgamr.yarn;
 import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.design.FpgaContainer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +20,9 @@ import org.apache.hadoop.yarn.server.nodemanager.containermanager.linux.resource
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.resourceplugin.ResourcePlugin;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.resourceplugin.deviceframework.DeviceMappingManager;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.resourceplugin.deviceframework.DevicePluginAdapter;
+import org.apache.hadoop.yarn.exceptions.ConfigurationException;
 import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerPrepareContext;
+import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerStartContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -259,8 +259,23 @@ final class FpgaLaunch {
         return free;
     }
 
+    /** The executor's own launch of a container. */
+    @FunctionalInterface
+    interface Launch {
+        int launch(ContainerStartContext ctx) throws IOException, ConfigurationException;
+    }
+
+    /** Launches the container with the executor's {@code launch}, then takes back its devices ({@link #finished}). */
+    int launch(ContainerStartContext ctx, Launch launch) throws IOException, ConfigurationException {
+        try {
+            return launch.launch(ctx);
+        } finally {
+            finished(ctx.getContainer());
+        }
+    }
+
     /** After the container's process ended: its fault report, then its devices back. */
-    void finished(Container c) {
+    private void finished(Container c) {
         if (node == null) {
             return;
         }
@@ -269,20 +284,11 @@ final class FpgaLaunch {
             return;
         }
         String wd = c.getWorkDir();
-        if (wd != null) {
-            java.nio.file.Path report = java.nio.file.Path.of(wd, FpgaContainer.FAULT_FILE);
-            if (Files.isRegularFile(report)) {
-                try {
-                    String line = Files.readString(report, StandardCharsets.UTF_8).strip();
-                    String reason = line.contains("\t") ? line.substring(line.indexOf('\t') + 1) : line;
-                    LOG.warn("{} reports its FPGA failed: {}", cid, reason);
-                    node.fault(cid, reason.isEmpty() ? "fault reported" : reason);
-                } catch (IOException e) {
-                    node.fault(cid, "unreadable fault report: " + e.getMessage());
-                }
-            }
-        }
+        boolean fault = wd != null && node.faultReported(cid, java.nio.file.Path.of(wd));
         release(c.getContainerId(), "exited");
+        if (fault) {
+            offer(); // out of the ResourceManager's count now, not at the next health round
+        }
     }
 
     private void release(ContainerId id, String why) {
@@ -329,7 +335,7 @@ final class FpgaLaunch {
     }
 
     /** Keeps the ResourceManager's count of this node's FPGAs at the healthy ones. */
-    private void offer() {
+    private synchronized void offer() {
         NodeId id = nm.getNodeId();
         if (id == null) {
             return;

@@ -8,45 +8,20 @@ import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerPrepareContex
 import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerStartContext;
 
 /**
- * Hadoop's LinuxContainerExecutor with the FPGA plugin's per-container part ({@link FpgaLaunch}):
- * the device framework's handler confines each container to its devices with the devices cgroup
- * (through container-executor), and this adds what the framework leaves out for non-Docker
- * containers: the design load and the container's environment. Containers that asked for no
- * FPGA get none here (the cgroup denies them every device), so {@code auto} maps use the CPU.
+ * Hadoop's LinuxContainerExecutor with the FPGA plugin's per-container part ({@link FpgaLaunch},
+ * which both executors delegate to): the device framework's handler confines each container to its
+ * devices with the devices cgroup (through container-executor), and this adds what the framework
+ * leaves out for non-Docker containers: the design load and the container's environment.
+ * Containers that asked for no FPGA get none here (the cgroup denies them every device), so
+ * {@code auto} maps use the CPU.
  */
 public class FpgaLinuxContainerExecutor extends LinuxContainerExecutor {
     private FpgaLaunch fpga;
 
-    @Override
-    public void init(Context nmContext) throws IOException {
-        super.init(nmContext);
-        fpga = FpgaLaunch.create(nmContext, true);
-    }
-
-    @Override
-    public void start() {
-        super.start();
-        fpga.start();
-    }
-
-    @Override
-    public void stop() {
-        fpga.stop();
-        super.stop();
-    }
-
-    @Override
-    public void prepareContainer(ContainerPrepareContext ctx) throws IOException {
-        fpga.prepare(ctx);
-        super.prepareContainer(ctx);
-    }
-
-    @Override
-    public int launchContainer(ContainerStartContext ctx) throws IOException, ConfigurationException {
-        try {
-            return super.launchContainer(ctx);
-        } finally {
-            fpga.finished(ctx.getContainer());
-        }
-    }
+    // One line each, as in FpgaContainerExecutor: FpgaLaunch does the work.
+    @Override public void init(Context nm) throws IOException { super.init(nm); fpga = FpgaLaunch.create(nm, true); }
+    @Override public void start() { super.start(); fpga.start(); }
+    @Override public void stop() { fpga.stop(); super.stop(); }
+    @Override public void prepareContainer(ContainerPrepareContext c) throws IOException { fpga.prepare(c); super.prepareContainer(c); }
+    @Override public int launchContainer(ContainerStartContext c) throws IOException, ConfigurationException { return fpga.launch(c, super::launchContainer); }
 }

@@ -231,6 +231,26 @@ public final class FpgaNode {
             "holds=" + (l == null ? "-" : l.sha256()), "mode=" + (lentTo ? "lent" : "requested"));
     }
 
+    /**
+     * When a container that held devices has ended: if it left a fault report in its working
+     * directory ({@link FpgaContainer#reportFault}: its engine failed, e.g. a DMA error or a device
+     * that timed out), its devices are taken out ({@link #fault}). Returns true when it did.
+     */
+    boolean faultReported(String container, Path workDir) {
+        String reason;
+        try {
+            reason = FpgaContainer.readFault(workDir).orElse(null);
+        } catch (IOException e) {
+            reason = "unreadable fault report: " + e.getMessage();
+        }
+        if (reason == null) {
+            return false;
+        }
+        LOG.warn("{} reports its FPGA failed: {}", container, reason);
+        fault(container, reason);
+        return true;
+    }
+
     /** A container reported its device as failed: take its devices out. */
     void fault(String container, String reason) {
         for (Accelerator a : held(container)) {

@@ -1,6 +1,7 @@
 package io.fpgamr.yarn;
 
 import io.fpgamr.accel.design.DesignPackage;
+import io.fpgamr.accel.fpga.DeviceSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -109,7 +110,11 @@ final class UioAccelerator extends Accelerator {
         if (i == null) {
             throw new IOException(name + ": no " + UIO_NAME + " UIO device in sysfs");
         }
-        return "uio:" + devRoot.resolve(i.uio()) + (options.isEmpty() ? "" : "," + options);
+        try {
+            return DeviceSpec.uio(devRoot.resolve(i.uio()).toString()).withOptions(options).toString();
+        } catch (IllegalArgumentException e) {
+            throw new IOException(name + ": bad driver options (" + FpgaConf.UIO_OPTIONS + "): " + e.getMessage());
+        }
     }
 
     @Override

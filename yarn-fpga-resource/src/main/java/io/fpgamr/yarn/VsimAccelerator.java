@@ -1,5 +1,7 @@
 package io.fpgamr.yarn;
 
+import io.fpgamr.accel.NativeArtifacts;
+import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,19 +47,16 @@ final class VsimAccelerator extends Accelerator {
         if (l == null) {
             throw new IOException(name + " holds no design");
         }
-        StringBuilder s = new StringBuilder("vsim:pipelines=").append(l.pipelines())
-            .append(",lib=").append(stateDir.resolve(MODEL)).append(",lock=").append(stateDir.resolve(LOCK));
-        if (!nodeOptions.isEmpty()) {
-            s.append(',').append(nodeOptions);
-        }
+        DeviceSpec d = DeviceSpec.vsim(l.pipelines()).withLib(stateDir.resolve(MODEL))
+            .with(DeviceSpec.Option.LOCK, stateDir.resolve(LOCK).toString());
         Path own = stateDir.resolve(OPTIONS);
-        if (Files.isRegularFile(own)) {
-            String o = Files.readString(own, StandardCharsets.UTF_8).strip();
-            if (!o.isEmpty()) {
-                s.append(',').append(o.lines().findFirst().orElse(""));
-            }
+        String ownOptions = Files.isRegularFile(own)
+            ? Files.readString(own, StandardCharsets.UTF_8).strip().lines().findFirst().orElse("") : "";
+        try {
+            return d.withOptions(nodeOptions).withOptions(ownOptions).toString();
+        } catch (IllegalArgumentException e) {
+            throw new IOException(name + ": bad driver options (" + FpgaConf.VSIM_OPTIONS + " or " + own + "): " + e.getMessage());
         }
-        return s.toString();
     }
 
     @Override
@@ -65,9 +64,9 @@ final class VsimAccelerator extends Accelerator {
         if (design.kind() != DesignPackage.Kind.VSIM) {
             throw new IOException(design.describe() + " is a hardware design, " + name + " a simulated device");
         }
-        if (!design.platform().equals(DesignPackage.hostPlatform())) {
+        if (!design.platform().equals(NativeArtifacts.platform())) {
             throw new IOException(design.describe() + " is a model for " + design.platform() + ", this node is "
-                + DesignPackage.hostPlatform());
+                + NativeArtifacts.platform());
         }
         Path model = stateDir.resolve(MODEL);
         design.extract(design.modelEntry(), model);

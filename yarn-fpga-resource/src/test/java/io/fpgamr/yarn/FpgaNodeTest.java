@@ -6,8 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.Engines;
+import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.accel.TargetSet;
 import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.design.FpgaContainer;
+import io.fpgamr.accel.fpga.DeviceSpec;
+import io.fpgamr.accel.fpga.FpgaDeviceException;
+import io.fpgamr.accel.fpga.FpgaEngine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,13 +152,71 @@ class FpgaNodeTest {
         run(node, "c1", p1);
         Accelerator dev0 = node.byId(0);
         Files.writeString(dev0.stateDir.resolve(VsimAccelerator.OPTIONS), "timeout_ms=1\n");
-        assertTrue(dev0.spec().endsWith(",timeout_ms=1"), dev0.spec());
+        assertEquals("1", DeviceSpec.parse(dev0.spec()).option(DeviceSpec.Option.TIMEOUT_MS).orElseThrow(), dev0.spec());
+        Files.writeString(dev0.stateDir.resolve(VsimAccelerator.OPTIONS), "timeout=1\n");
+        IOException bad = assertThrows(IOException.class, dev0::spec);
+        assertTrue(bad.getMessage().contains("unknown device option 'timeout'"), bad.getMessage());
+        Files.delete(dev0.stateDir.resolve(VsimAccelerator.OPTIONS));
         node.fault("c1", "fpgamr_search_range: timed out");
         node.release("c1", "exited");
         assertFalse(dev0.healthy());
         assertEquals(0, node.healthyCount());
         assertTrue(node.allocate(node.yarnDevices(), 1, env("c2", p1)).isEmpty());
         assertEquals("container c1 reported: fpgamr_search_range: timed out", dev0.problem());
+    }
+
+    /**
+     * The whole path of a device fault on this node, with the real simulated device: a task's
+     * engine fails on an injected DMA error or hang, the task reports it as EngineMapper does,
+     * the node reads the report when the container ends and takes the device out (not offered,
+     * no container, nothing lent) until its recovery time, when it is reloaded, checked and works.
+     */
+    @Test
+    void anInjectedDmaErrorOrHangTakesTheDeviceOutUntilItRecovers() throws Exception {
+        Configuration c = conf(2);
+        c.setLong(FpgaConf.RECOVERY_MS, 60_000);
+        FpgaNode node = FpgaNode.discover(c);
+        DesignPackage p1 = DesignPackage.createVsim(tmp.resolve("p1.zip"), 1, FpgaEngine.packagedModel(1));
+        String target = "096822475dd517c1089f4b58c7f346ef"; // MD5 of 0x123 in 4 bytes
+        Map<String, String> faults = Map.of("c1", "fault=dma_error@1", "c2", "timeout_ms=300,fault=hang@2");
+        for (String cid : List.of("c1", "c2")) {
+            Accelerator a = node.byId(run(node, cid, p1));
+            Files.writeString(a.stateDir.resolve(VsimAccelerator.OPTIONS), faults.get(cid) + "\n");
+            Map<String, String> env = Map.of(FpgaContainer.DEVICE_ENV, a.spec());
+            Path workDir = Files.createDirectories(tmp.resolve("work-" + cid));
+            try (Md5Engine e = Engines.open(EngineSpec.fpga(null).inContainer(env), 1)) {
+                FpgaDeviceException x = assertThrows(FpgaDeviceException.class,
+                    () -> e.searchRange(0, 1 << 19, 4, TargetSet.of(target)));
+                FpgaContainer.reportFault(workDir, env, x);
+            }
+            assertTrue(node.faultReported(cid, workDir));
+            node.release(cid, "exited");
+        }
+        assertTrue(node.byId(0).problem().contains("read response error") || node.byId(0).problem().contains("write response error"),
+            node.byId(0).problem());
+        assertTrue(node.byId(1).problem().contains("no interrupt within 300 ms"), node.byId(1).problem());
+        assertEquals(0, node.healthyCount(), "neither is offered");
+        assertTrue(node.yarnDevices().stream().noneMatch(Device::isHealthy));
+        assertTrue(node.allocate(node.yarnDevices(), 1, env("c3", p1)).isEmpty(), "no container");
+        assertNull(node.lend(node.yarnDevices(), "c4", p1.sha256()), "nothing lent");
+        node.checkAll();
+        assertEquals(0, node.healthyCount(), "not before the recovery time");
+
+        for (Accelerator a : node.devices()) {
+            Files.delete(a.stateDir.resolve(VsimAccelerator.OPTIONS));
+            a.markUnhealthy(a.problem(), 0); // its recovery time has come
+        }
+        node.checkAll();
+        assertEquals(2, node.healthyCount(), "reloaded with their design and checked");
+        Accelerator back = node.byId(run(node, "c5", p1));
+        try (Md5Engine e = Engines.open(EngineSpec.fpga(DeviceSpec.parse(back.spec())), 1)) {
+            assertEquals(1, e.searchRange(0, 1 << 19, 4, TargetSet.of(target)).length);
+        }
+        for (Accelerator a : node.devices()) {
+            assertEquals(1, events(a, "fault").size());
+            assertEquals(1, events(a, "healthy").size());
+        }
+        assertFalse(node.faultReported("c5", Files.createDirectories(tmp.resolve("work-c5"))), "no report, no fault");
     }
 
     @Test

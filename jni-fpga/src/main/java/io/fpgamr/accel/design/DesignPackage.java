@@ -1,19 +1,14 @@
 package io.fpgamr.accel.design;
 
+import io.fpgamr.accel.AtomicFiles;
+import io.fpgamr.accel.NativeArtifacts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.StringReader;
-import java.net.URISyntaxException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.LocalDateTime;
@@ -244,52 +239,19 @@ public final class DesignPackage {
                 throw new InvalidDesignException(file + ": no entry '" + entry + "'");
             }
             try (InputStream in = zip.getInputStream(e)) {
-                writeAtomically(target, out -> in.transferTo(out));
+                AtomicFiles.write(target, out -> in.transferTo(out));
             }
         }
-    }
-
-    /** Writes a file through a temporary sibling, forced to disk and renamed over {@code target}. */
-    public static void writeAtomically(Path target, IoWriter writer) throws IOException {
-        Path dir = target.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
-        try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-                 OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
-                writer.write(out);
-                out.flush();
-                ch.force(true);
-            }
-            try {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-            } catch (UnsupportedOperationException e) {
-                // Not a POSIX file system: the default permissions do.
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    /** Writes bytes to a stream; may throw {@link IOException}. */
-    @FunctionalInterface
-    public interface IoWriter {
-        void write(OutputStream out) throws IOException;
     }
 
     /** Packs a simulated device's design: the model library {@code libfpgamr-vsim-pN.so} of this platform. */
     public static DesignPackage createVsim(Path out, int pipelines, Path modelLibrary) throws IOException {
         Map<String, String> meta = new TreeMap<>();
-        String entry = "model/" + modelLibrary.getFileName();
+        String entry = "model/" + NativeArtifacts.vsimModel(pipelines); // whatever the file's (cache) name
         meta.put("name", "md5acc-vsim-p" + pipelines);
         meta.put("kind", "vsim");
         meta.put("pipelines", Integer.toString(pipelines));
-        meta.put("platform", hostPlatform());
+        meta.put("platform", NativeArtifacts.platform());
         meta.put("model", entry);
         return write(out, meta, Map.of(entry, modelLibrary));
     }
@@ -327,7 +289,7 @@ public final class DesignPackage {
                 zip.closeEntry();
             }
         }
-        writeAtomically(out, o -> bytes.writeTo(o));
+        AtomicFiles.write(out, o -> bytes.writeTo(o));
         return open(out);
     }
 
@@ -348,62 +310,15 @@ public final class DesignPackage {
         return HexFormat.of().formatHex(md.digest());
     }
 
-    /** This machine's platform as the native build names it: {@code linux-x86_64}, {@code linux-aarch64}, {@code linux-armhf}. */
-    public static String hostPlatform() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        arch = switch (arch) {
-            case "amd64", "x86_64" -> "x86_64";
-            case "aarch64", "arm64" -> "aarch64";
-            case "arm", "armv7", "armv7l", "armhf" -> "armhf";
-            default -> arch;
-        };
-        return os + "-" + arch;
-    }
-
     /**
-     * The simulated device's model library with {@code pipelines} pipelines: in
-     * {@code $FPGAMR_VSIM_DIR}, in {@code -Dfpgamr.vsim.dir}, in this jar
-     * ({@code /native/<platform>/}, copied out), or in the checkout this code was built in
-     * ({@code jni-fpga/native/build/<platform>/}).
+     * The simulated device's model library with {@code pipelines} pipelines, where
+     * {@link NativeArtifacts} finds it ({@code $FPGAMR_VSIM_DIR}, {@code -Dfpgamr.vsim.dir}, this
+     * jar, the checkout's build).
      */
     public static Path findVsimModel(int pipelines) throws IOException {
-        String lib = "libfpgamr-vsim-p" + pipelines + ".so";
-        List<Path> tried = new ArrayList<>();
-        for (String dir : new String[] {System.getenv("FPGAMR_VSIM_DIR"), System.getProperty("fpgamr.vsim.dir")}) {
-            if (dir != null && !dir.isBlank()) {
-                tried.add(Path.of(dir, lib));
-            }
-        }
-        for (Path p : tried) {
-            if (Files.isRegularFile(p)) {
-                return p;
-            }
-        }
-        try (InputStream in = DesignPackage.class.getResourceAsStream("/native/" + hostPlatform() + "/" + lib)) {
-            if (in != null) {
-                byte[] bytes = in.readAllBytes();
-                Path copy = Path.of(System.getProperty("java.io.tmpdir"), "fpgamr-designs-" + System.getProperty("user.name"), lib);
-                if (!Files.isRegularFile(copy) || !java.util.Arrays.equals(Files.readAllBytes(copy), bytes)) {
-                    writeAtomically(copy, out -> out.write(bytes));
-                }
-                return copy;
-            }
-        }
-        try {
-            Path here = Path.of(DesignPackage.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            for (Path p = here; p != null; p = p.getParent()) {
-                tried.add(p.resolve("jni-fpga/native/build").resolve(hostPlatform()).resolve(lib));
-            }
-        } catch (URISyntaxException | RuntimeException e) {
-            // No code location (an unusual class loader): the explicit directories only.
-        }
-        for (Path p : tried) {
-            if (Files.isRegularFile(p)) {
-                return p;
-            }
-        }
-        throw new IOException("no simulated-device model " + lib + " (set FPGAMR_VSIM_DIR, or build it: make -C jni-fpga/native/fpga vsim-libs)");
+        String lib = NativeArtifacts.vsimModel(pipelines);
+        return NativeArtifacts.find(lib).orElseThrow(() -> new IOException("no simulated-device model " + lib + " (looked in "
+            + String.join(", ", NativeArtifacts.searched(lib)) + "; build it: make -C jni-fpga/native/fpga vsim-libs)"));
     }
 
     /** A design package that is unreadable or inconsistent. */

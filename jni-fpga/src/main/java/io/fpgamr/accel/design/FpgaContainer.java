@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The contract between a YARN container and the NodeManager plugin (yarn-fpga-resource) that
@@ -28,7 +29,8 @@ import java.util.Map;
 public final class FpgaContainer {
     /** The YARN resource type of an FPGA device. */
     public static final String RESOURCE = "yarn.io/fpga";
-    public static final String DEVICE_ENV = "FPGAMR_DEVICE";
+    /** The device the NodeManager gave the container; an {@code fpga} or {@code auto} engine opens it ({@link io.fpgamr.accel.EngineSpec#inContainer}). */
+    public static final String DEVICE_ENV = io.fpgamr.accel.Engines.DEVICE_ENV;
     public static final String DEVICES_ENV = "FPGAMR_DEVICES";
     public static final String DESIGN_ENV = "FPGAMR_DESIGN";
     public static final String DESIGN_SHA256_ENV = "FPGAMR_DESIGN_SHA256";
@@ -40,30 +42,24 @@ public final class FpgaContainer {
     private FpgaContainer() {
     }
 
-    /**
-     * The engine spec a task opens: an FPGA spec ({@code fpga}, {@code fpga:...}) or {@code auto}
-     * gets the device the NodeManager assigned ({@value #DEVICE_ENV}), which wins over a device
-     * named in the job (every container of the job would otherwise open the same one); other
-     * specs, and every spec outside such a container, are left alone.
-     */
-    public static String engineSpec(String spec, Map<String, String> env) {
-        String device = env.get(DEVICE_ENV);
-        if (device == null || device.isBlank()) {
-            return spec;
-        }
-        if (spec.equals("fpga") || spec.startsWith("fpga:")) {
-            return "fpga:" + device;
-        }
-        if (spec.equals("auto") || spec.startsWith("auto:")) {
-            return "auto:" + device;
-        }
-        return spec;
-    }
-
     /** True in a container that the NodeManager gave a device. */
     public static boolean hasDevice(Map<String, String> env) {
         String device = env.get(DEVICE_ENV);
         return device != null && !device.isBlank();
+    }
+
+    /**
+     * The reason of the fault report a container left in its working directory
+     * ({@link #reportFault}), if it left one.
+     */
+    public static Optional<String> readFault(Path workDir) throws IOException {
+        Path report = workDir.resolve(FAULT_FILE);
+        if (!Files.isRegularFile(report)) {
+            return Optional.empty();
+        }
+        String line = Files.readString(report, StandardCharsets.UTF_8).strip();
+        String reason = line.contains("\t") ? line.substring(line.indexOf('\t') + 1) : line;
+        return Optional.of(reason.isEmpty() ? "fault reported" : reason);
     }
 
     /**

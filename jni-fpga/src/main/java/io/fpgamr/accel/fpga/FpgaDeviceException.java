@@ -14,4 +14,9 @@ public final class FpgaDeviceException extends RuntimeException {
     public int code() {
         return code;
     }
+
+    /** No interrupt within the driver's timeout: the device hung, and the driver aborted its job. */
+    public boolean timedOut() {
+        return code == FpgaNative.ETIMEDOUT;
+    }
 }

@@ -4,20 +4,18 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
-import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.NativeEngine;
+import io.fpgamr.accel.NativeArtifacts;
+import io.fpgamr.accel.NativeTargets;
 import io.fpgamr.accel.TargetSet;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
-import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The FPGA engine: the MD5 accelerator (hdl/rtl/md5acc_top) through its C driver in libfpgamr
@@ -25,7 +23,8 @@ import java.util.regex.Pattern;
  * model ({@code vsim:pipelines=N,...}). One native call per range: the driver cuts it into 2^18-value
  * device batches with two in flight. Nothing is copied in Java: {@link #hashRange} hands the
  * caller's direct buffer to the driver (and the device writes it itself when the buffer came from
- * {@link #digestBuffer}); {@link #searchRange} hands it {@link TargetSet#sortedDigests()}.
+ * {@link #digestBuffer}); {@link #searchRange} hands it the target set's native digests, sorted once
+ * ({@link TargetSet#nativeSet()}, shared with the CPU engine).
  *
  * <p>A device belongs to one process at a time (the driver takes an flock): a second opener gets
  * {@link FpgaOpenException} with {@link FpgaOpenException#busy()}, at once or after the spec's
@@ -33,9 +32,8 @@ import java.util.regex.Pattern;
  * beside libfpgamr.so; a {@code vsim} spec without {@code lib=} loads the jar's copy (unless
  * {@code FPGAMR_VSIM_DIR} names a folder).
  */
-public final class FpgaEngine implements Md5Engine {
+public final class FpgaEngine extends NativeEngine {
     private static final Cleaner CLEANER = Cleaner.create();
-    private static final Pattern PIPELINES = Pattern.compile("(?:^|,)pipelines=(\\d+)(?:,|$)");
 
     /** The device handle and the DMA buffers handed out, freed once, by close() or the cleaner. */
     private static final class Handle implements Runnable {
@@ -55,30 +53,35 @@ public final class FpgaEngine implements Md5Engine {
         }
     }
 
-    /** The driver's figures since open (or {@link #resetStats()}). */
-    public record Stats(long batches, long values, long deviceCycles, double deviceSeconds, double hostSeconds,
-            double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
-            long zeroCopyBatches) {
+    /**
+     * The driver's figures since open (or {@link #resetStats()}). {@code values} is what the device
+     * counted (its DONE register), {@code shortBatches} the batches whose count fell short of what
+     * they were given. {@code modelledDeviceSeconds} is modelled, never measured: the device's
+     * cycle counter over the clock the spec names ({@code mhz}, default 50), on the board as on the
+     * simulated device; {@code simulated} says the device itself was the Verilated model, so that
+     * every figure derived from these (and the maps' times, energy and TpW of the process that ran
+     * it) is labelled as such. Host and wall seconds are measured on this host.
+     */
+    public record Stats(boolean simulated, long batches, long values, long deviceCycles, double modelledDeviceSeconds,
+            double hostSeconds, double wallSeconds, double maxBatchHostSeconds, long filterHits, long fallbackBatches,
+            long zeroCopyBatches, long shortBatches) {
         /** Host time per batch over modelled device time per batch. */
         public double hostShare() {
-            return deviceSeconds > 0 ? hostSeconds / deviceSeconds : 0;
+            return modelledDeviceSeconds > 0 ? hostSeconds / modelledDeviceSeconds : 0;
         }
     }
 
     private final Handle handle = new Handle();
     private final Cleaner.Cleanable cleanable;
-    private final String spec;
+    private final DeviceSpec spec;
     private final String bus;
     private final int pipelines;
     private final double mhz;
     private final int minWidth;
     private final int maxWidth;
     private final Memory counts = new Memory(16);
-    private Memory matches = new Memory(8 * 1024);
-    private long hashed;
-    private ByteBuffer scratch;
 
-    private FpgaEngine(Pointer dev, String spec) {
+    private FpgaEngine(Pointer dev, DeviceSpec spec) {
         handle.dev = dev;
         cleanable = CLEANER.register(this, handle);
         this.spec = spec;
@@ -97,22 +100,33 @@ public final class FpgaEngine implements Md5Engine {
 
     /**
      * Opens the device of a driver spec ({@code vsim:pipelines=4}, {@code uio:/dev/uio0}, with the
-     * driver's options: {@code mhz}, {@code wait_ms}, {@code timeout_ms}, {@code batch}, ...).
+     * driver's options, {@link DeviceSpec}), parsed here.
      *
      * @throws FpgaOpenException (an IllegalArgumentException) with the driver's message: busy, no
      *     such device, design id mismatch, library missing, bad spec
      * @throws UnsatisfiedLinkError when the jar has no native build for this platform
      */
     public static FpgaEngine open(String spec) {
-        return open(spec, System.getenv());
+        DeviceSpec d;
+        try {
+            d = DeviceSpec.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new FpgaOpenException(FpgaNative.EINVAL, e.getMessage());
+        }
+        return open(d, System.getenv());
     }
 
-    static FpgaEngine open(String spec, Map<String, String> env) {
-        if (spec == null || spec.isBlank()) {
-            throw new FpgaOpenException(FpgaNative.EINVAL, "no FPGA device given (--device SPEC)");
-        }
+    /**
+     * Opens a device. {@code env} is the process environment the driver sees
+     * ({@code FPGAMR_VSIM_DIR}: where a vsim model is looked for).
+     *
+     * @throws FpgaOpenException (an IllegalArgumentException) with the driver's message: busy, no
+     *     such device, design id mismatch, library missing
+     * @throws UnsatisfiedLinkError when the jar has no native build for this platform
+     */
+    public static FpgaEngine open(DeviceSpec spec, Map<String, String> env) {
         FpgaNative.register();
-        String driverSpec = withPackagedModel(spec.trim(), env);
+        String driverSpec = withPackagedModel(spec, env).toString();
         byte[] err = new byte[1024];
         int[] rc = new int[1];
         Pointer dev = FpgaNative.fpgamr_open_rc(driverSpec, rc, err, new NativeLong(err.length));
@@ -130,43 +144,30 @@ public final class FpgaEngine implements Md5Engine {
             }
             throw new FpgaOpenException(rc[0], "FPGA device '" + spec + "': " + msg);
         }
-        return new FpgaEngine(dev, spec.trim());
+        return new FpgaEngine(dev, spec);
     }
 
     /**
-     * A vsim spec without {@code lib=} (and no {@code FPGAMR_VSIM_DIR}) gets the model library this
-     * jar carries, extracted beside libfpgamr.so. Other specs are left alone (the driver then looks
-     * in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
+     * A vsim spec without {@code lib=} (and no {@code FPGAMR_VSIM_DIR}) gets the model library
+     * {@link NativeArtifacts} finds (the jar's, extracted). Other specs are left alone (the driver
+     * then looks in FPGAMR_VSIM_DIR, beside libfpgamr.so and on the loader path).
      */
-    static String withPackagedModel(String spec, Map<String, String> env) {
-        if (!(spec.equals("vsim") || spec.startsWith("vsim:"))) {
-            return spec;
-        }
-        String opts = spec.length() > 5 ? spec.substring(5) : "";
+    static DeviceSpec withPackagedModel(DeviceSpec spec, Map<String, String> env) {
         String dir = env.get("FPGAMR_VSIM_DIR");
-        if ((dir != null && !dir.isEmpty()) || (opts + ",").matches("(?:.*,)?lib=.*")) {
+        if (!spec.simulated() || (dir != null && !dir.isEmpty()) || spec.lib().isPresent()) {
             return spec;
         }
-        Matcher m = PIPELINES.matcher(opts);
-        String n = m.find() ? String.valueOf(Integer.parseInt(m.group(1))) : "1";
-        Path lib = packagedModel(Integer.parseInt(n));
-        if (lib == null) {
-            return spec;
-        }
-        return "vsim:" + (opts.isEmpty() ? "" : opts + ",") + "lib=" + lib;
+        Path lib = packagedModel(spec.pipelines());
+        return lib == null ? spec : spec.withLib(lib);
     }
 
-    /** The jar's libfpgamr-vsim-pN.so for this platform, extracted; null when the jar has none. */
+    /** The simulated device's model libfpgamr-vsim-pN.so as {@link NativeArtifacts} finds it; null when it finds none. */
     public static Path packagedModel(int pipelines) {
-        String platform = NativeLoader.platform();
-        String resource = "/native/" + platform + "/libfpgamr-vsim-p" + pipelines + ".so";
-        if (FpgaEngine.class.getResource(resource) == null) {
-            return null;
-        }
+        String model = NativeArtifacts.vsimModel(pipelines);
         try {
-            return NativeLoader.extract(resource, platform);
+            return NativeArtifacts.find(model).orElse(null);
         } catch (IOException e) {
-            throw new FpgaOpenException(FpgaNative.ENODEV, "cannot extract " + resource + ": " + e);
+            throw new FpgaOpenException(FpgaNative.ENODEV, "cannot extract " + model + ": " + e);
         }
     }
 
@@ -182,7 +183,7 @@ public final class FpgaEngine implements Md5Engine {
     }
 
     /** The spec this engine was opened with. */
-    public String spec() {
+    public DeviceSpec spec() {
         return spec;
     }
 
@@ -191,11 +192,17 @@ public final class FpgaEngine implements Md5Engine {
         return bus;
     }
 
+    /** True on the Verilated model ({@code vsim}): what it did was simulated, and its times are modelled. */
+    @Override
+    public boolean simulated() {
+        return bus.equals("vsim");
+    }
+
     public int pipelines() {
         return pipelines;
     }
 
-    /** The clock the driver's modelled device time uses. */
+    /** The clock the driver's modelled device time uses (the spec's {@code mhz}, a declared figure). */
     public double mhz() {
         return mhz;
     }
@@ -208,10 +215,9 @@ public final class FpgaEngine implements Md5Engine {
         return d;
     }
 
-    private void checkWidth(int width) {
-        if (width < Math.max(4, minWidth) || width > Math.min(8, maxWidth)) {
-            throw new IllegalArgumentException("width " + width + " not in 4..8");
-        }
+    @Override
+    protected boolean widthOk(int width) {
+        return width >= Math.max(4, minWidth) && width <= Math.min(8, maxWidth);
     }
 
     private void check(int rc, String what) {
@@ -226,11 +232,6 @@ public final class FpgaEngine implements Md5Engine {
             throw new IllegalArgumentException(msg);
         }
         throw new FpgaDeviceException(rc, msg);
-    }
-
-    /** The native address of a direct buffer's position. */
-    private static Pointer at(ByteBuffer b) {
-        return Native.getDirectBufferPointer(b).share(b.position());
     }
 
     /**
@@ -251,79 +252,46 @@ public final class FpgaEngine implements Md5Engine {
         return p != null ? p.getByteBuffer(0, bytes) : ByteBuffer.allocateDirect((int) bytes);
     }
 
+    /**
+     * One driver call of the hash path; returns the digests the device wrote, by its own counter
+     * (fewer than {@code count} when a batch came back short: the job's count then falls short).
+     */
     @Override
-    public void hashRange(long start, int count, int width, ByteBuffer out) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
-        }
-        int bytes = 16 * count;
-        if (out.remaining() < bytes) {
-            throw new BufferOverflowException();
-        }
-        if (count == 0) {
-            return;
-        }
-        String what = "hashRange(" + start + ", " + count + ", " + width + ")";
-        if (out.isDirect()) {
-            check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(out)), what);
-            hashed += count;
-            out.position(out.position() + bytes);
-            return;
-        }
-        if (scratch == null || scratch.capacity() < bytes) {
-            scratch = digestBuffer(Math.max(count, 1 << 18));
-        }
-        scratch.clear();
-        check(FpgaNative.fpgamr_hash_range(dev(), start, count, width, at(scratch)), what);
-        hashed += count;
-        scratch.limit(bytes);
-        out.put(scratch);
+    protected long hash(long start, int count, int width, Pointer out, String what) {
+        int rc = FpgaNative.fpgamr_hash_range(dev(), start, count, width, out, counts.share(8));
+        return checked(rc, counts.getLong(8), what);
     }
 
-    @Override
-    public long[] searchRange(long start, long count, int width, TargetSet targets) {
-        checkWidth(width);
-        if (count < 0) {
-            throw new IllegalArgumentException("count " + count);
+    /** A driver call's values done, or its error (the batches before it counted) as an exception. */
+    private long checked(int rc, long done, String what) {
+        if (rc != FpgaNative.OK) {
+            counted(done);
+            check(rc, what);
         }
-        if (count == 0 || targets.size() == 0) {
-            return new long[0];
-        }
-        ByteBuffer digests = targets.sortedDigests();
-        Pointer t = Native.getDirectBufferPointer(digests);
-        String what = "searchRange(" + start + ", " + count + ", " + width + ")";
-        for (;;) {
-            long cap = matches.size() / 8;
-            check(FpgaNative.fpgamr_search_range(dev(), start, count, width, t, new NativeLong(targets.size()), matches,
-                    new NativeLong(cap), counts, counts.share(8)), what);
-            long n = Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
-            long done = counts.getLong(8);
-            if (done != count) {
-                throw new FpgaDeviceException(FpgaNative.EIO, what + ": device checked " + done + " of " + count + " values");
-            }
-            if (n <= cap) {
-                hashed += done;
-                return matches.getLongArray(0, (int) n);
-            }
-            if (n > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException(n + " matches");
-            }
-            matches = new Memory(8 * n); // rare: more preimages than room; search again
-        }
+        return done;
     }
 
+    /**
+     * One driver call of the search path; the values the device checked, by its own counter, go to
+     * {@code done} (fewer than {@code count} when a batch came back short: the job's count then
+     * falls short).
+     */
     @Override
-    public long valuesHashed() {
-        return hashed;
+    protected long search(long start, long count, int width, TargetSet targets, Pointer found, long cap, Pointer done,
+            String what) {
+        NativeTargets nt = targets.nativeSet();
+        int rc = FpgaNative.fpgamr_search_range(dev(), start, count, width, nt.digests(), new NativeLong(nt.size()), found,
+                new NativeLong(cap), counts, done);
+        checked(rc, done.getLong(0), what);
+        return Native.SIZE_T_SIZE == 8 ? counts.getLong(0) : counts.getInt(0) & 0xffffffffL;
     }
 
     /** The driver's figures since open or the last {@link #resetStats()}. */
     public Stats stats() {
         FpgaNative.Stats s = new FpgaNative.Stats();
         FpgaNative.fpgamr_get_stats(dev(), s);
-        return new Stats(s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
-                s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches);
+        return new Stats(simulated(), s.batches, s.values, s.device_cycles, s.device_seconds, s.host_seconds, s.wall_seconds,
+                s.max_batch_host_seconds, s.filter_hits, s.fallback_batches, s.zero_copy_batches, s.short_batches);
     }
 
     public void resetStats() {

@@ -41,7 +41,7 @@ final class FpgaNative {
     /** fpgamr_stats, field for field. */
     @Structure.FieldOrder({"batches", "values", "device_cycles", "device_seconds", "host_seconds", "wall_seconds",
         "last_batch_values", "last_batch_cycles", "last_batch_host_seconds", "max_batch_host_seconds", "filter_hits",
-        "fallback_batches", "zero_copy_batches"})
+        "fallback_batches", "zero_copy_batches", "short_batches"})
     public static final class Stats extends Structure {
         public long batches;
         public long values;
@@ -56,6 +56,7 @@ final class FpgaNative {
         public long filter_hits;
         public long fallback_batches;
         public long zero_copy_batches;
+        public long short_batches;
     }
 
     /** fpgamr_dev_info, field for field. */
@@ -76,7 +77,8 @@ final class FpgaNative {
 
     static native int fpgamr_get_info(Pointer dev, Info info);
 
-    static native int fpgamr_hash_range(Pointer dev, long start, long count, int width, Pointer digestsOut);
+    static native int fpgamr_hash_range(Pointer dev, long start, long count, int width, Pointer digestsOut,
+            Pointer valuesDone);
 
     static native int fpgamr_search_range(Pointer dev, long start, long count, int width, Pointer targets,
             NativeLong ntargets, Pointer matchesOut, NativeLong maxMatches, Pointer nmatches, Pointer valuesDone);

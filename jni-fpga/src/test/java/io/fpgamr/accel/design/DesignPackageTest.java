@@ -35,7 +35,7 @@ class DesignPackageTest {
         assertEquals(DesignPackage.Kind.VSIM, a.kind());
         assertEquals("md5acc-vsim-p4", a.name());
         assertEquals(4, a.pipelines());
-        assertEquals(DesignPackage.hostPlatform(), a.platform());
+        assertEquals(io.fpgamr.accel.NativeArtifacts.platform(), a.platform());
         assertEquals("model/libfpgamr-vsim-p4.so", a.modelEntry());
         assertEquals(DesignPackage.sha256(tmp.resolve("a.zip")), a.sha256());
         assertEquals(64, a.sha256().length());
@@ -99,17 +99,6 @@ class DesignPackageTest {
         IOException id = assertThrows(IOException.class, () -> DesignPackage.open(zip("id.zip", Map.of("design.properties",
             "format=1\nname=d\nkind=rbf\npipelines=4\nrbf=a.rbf\noverlay=a.dtbo\ndesign_id=MD5A\n", "a.rbf", "x", "a.dtbo", "y"))));
         assertTrue(id.getMessage().contains("design_id is not a 32-bit hex number"), id.getMessage());
-    }
-
-    @Test
-    void theContainerUsesTheDeviceItWasGiven() {
-        Map<String, String> env = Map.of(FpgaContainer.DEVICE_ENV, "vsim:pipelines=4,lib=/d/model.so");
-        assertEquals("fpga:vsim:pipelines=4,lib=/d/model.so", FpgaContainer.engineSpec("fpga:", env));
-        assertEquals("fpga:vsim:pipelines=4,lib=/d/model.so", FpgaContainer.engineSpec("fpga:vsim:pipelines=1", env));
-        assertEquals("auto:vsim:pipelines=4,lib=/d/model.so", FpgaContainer.engineSpec("auto", env));
-        assertEquals("cpu", FpgaContainer.engineSpec("cpu", env));
-        assertEquals("fpga:", FpgaContainer.engineSpec("fpga:", Map.of()));
-        assertEquals("auto", FpgaContainer.engineSpec("auto", Map.of()));
     }
 
     @Test

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.accel.JavaMd5Engine;
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.accel.NativeLoader;
+import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.TargetSet;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -59,15 +59,19 @@ class FpgaEngineTest {
     void jarCarriesTheSimulatedDevices() {
         for (int p : new int[] {1, 4}) {
             Path lib = FpgaEngine.packagedModel(p);
-            assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeLoader.platform());
+            assertNotNull(lib, "libfpgamr-vsim-p" + p + ".so for " + NativeArtifacts.platform());
             assertTrue(Files.isRegularFile(lib), lib.toString());
         }
-        String s = FpgaEngine.withPackagedModel("vsim:pipelines=4,mhz=50", Map.of());
+        String s = packaged("vsim:pipelines=4,mhz=50", Map.of());
         assertTrue(s.startsWith("vsim:pipelines=4,mhz=50,lib=/") && s.contains("libfpgamr-vsim-p4"), s);
-        assertTrue(FpgaEngine.withPackagedModel("vsim", Map.of()).matches("vsim:lib=/.*libfpgamr-vsim-p1.*\\.so"));
-        assertEquals("vsim:pipelines=4,lib=/x.so", FpgaEngine.withPackagedModel("vsim:pipelines=4,lib=/x.so", Map.of()));
-        assertEquals("vsim:pipelines=4", FpgaEngine.withPackagedModel("vsim:pipelines=4", Map.of("FPGAMR_VSIM_DIR", "/d")));
-        assertEquals("uio:/dev/uio0", FpgaEngine.withPackagedModel("uio:/dev/uio0", Map.of()));
+        assertTrue(packaged("vsim", Map.of()).matches("vsim:lib=/.*libfpgamr-vsim-p1.*\\.so"));
+        assertEquals("vsim:pipelines=4,lib=/x.so", packaged("vsim:pipelines=4,lib=/x.so", Map.of()));
+        assertEquals("vsim:pipelines=4", packaged("vsim:pipelines=4", Map.of("FPGAMR_VSIM_DIR", "/d")));
+        assertEquals("uio:/dev/uio0", packaged("uio:/dev/uio0", Map.of()));
+    }
+
+    private static String packaged(String spec, Map<String, String> env) {
+        return FpgaEngine.withPackagedModel(DeviceSpec.parse(spec), env).toString();
     }
 
     @Test
@@ -107,8 +111,12 @@ class FpgaEngineTest {
                 assertEquals(2 * 4096 + 7, st.values());
                 // never more than one digest per pipeline per clock (the bus width may allow fewer)
                 assertTrue(st.deviceCycles() >= (2 * 4096 + 7) / p, "cycles " + st.deviceCycles());
-                assertEquals(st.deviceCycles() / 50e6, st.deviceSeconds(), 1e-9);
+                assertEquals(st.deviceCycles() / 50e6, st.modelledDeviceSeconds(), 1e-9);
+                assertTrue(st.simulated() && e.simulated(), "a vsim device is labelled simulated");
                 assertTrue(st.hostSeconds() > 0 && st.wallSeconds() > 0, st.toString());
+                // the engine's count is the device's: every value of every call, once
+                assertEquals(5L * 2 * (4096 * 2 + 321) + 2 * 4096 + 7, e.valuesHashed());
+                assertEquals(0, st.shortBatches());
             }
         }
     }
@@ -146,6 +154,7 @@ class FpgaEngineTest {
                 many[i] = md5Hex(want[i], 4);
             }
             assertArrayEquals(want, e.searchRange(0, 3 * many.length + 100, 4, TargetSet.of(many)));
+            assertEquals(count + 1000 + 4096 + 100 + 3 * many.length + 100, e.valuesHashed());
             assertThrows(IllegalArgumentException.class, () -> e.searchRange(0, 10, 9, TargetSet.of(hex)));
         }
     }
@@ -192,6 +201,48 @@ class FpgaEngineTest {
         assertTrue(!x.busy() && !x.absent() && x.getMessage().contains("unknown device spec"), x.getMessage());
         x = assertThrows(FpgaOpenException.class, () -> FpgaEngine.open(""));
         assertEquals("no FPGA device given (--device SPEC)", x.getMessage());
+    }
+
+    @Test
+    void injectedFaultsAreCleanErrorsOrFewerValues() throws Exception {
+        int count = 2 * 4096 + 777;
+        String target = md5Hex(0x5000 + 10, 4);
+        // a DMA error: a device exception naming it; the batches before it are counted
+        try (FpgaEngine e = FpgaEngine.open(spec(4, "timeout_ms=400,fault=dma_error@2"))) {
+            FpgaDeviceException x = assertThrows(FpgaDeviceException.class,
+                    () -> e.hashRange(0x5000, count, 4, ByteBuffer.allocateDirect(16 * count)));
+            assertTrue(!x.timedOut() && x.getMessage().contains("read response error"), x.getMessage());
+            assertEquals(4096, e.valuesHashed());
+            // the device works again afterwards
+            assertArrayEquals(new long[] {0x5000 + 10}, e.searchRange(0x5000, count, 4, TargetSet.of(target)));
+            assertEquals(4096 + count, e.valuesHashed());
+        }
+        try (FpgaEngine e = FpgaEngine.open(spec(4, "timeout_ms=400,fault=dma_error@1"))) {
+            FpgaDeviceException x = assertThrows(FpgaDeviceException.class,
+                    () -> e.searchRange(0x5000, count, 4, TargetSet.of(target)));
+            assertTrue(x.getMessage().contains("write response error"), x.getMessage());
+            assertEquals(0, e.valuesHashed());
+        }
+        // a hang: the driver's timeout, a device exception that says so
+        try (FpgaEngine e = FpgaEngine.open(spec(1, "timeout_ms=400,fault=hang@3"))) {
+            FpgaDeviceException x = assertThrows(FpgaDeviceException.class,
+                    () -> e.searchRange(0x5000, 3 * 4096, 4, TargetSet.of(target)));
+            assertTrue(x.timedOut() && x.getMessage().contains("no interrupt within 400 ms"), x.getMessage());
+            assertEquals(2 * 4096, e.valuesHashed());
+        }
+        // a dropped batch: no error, fewer values hashed, as the device counted them
+        try (FpgaEngine e = FpgaEngine.open(spec(4, "fault=drop@2"))) {
+            e.hashRange(0x5000, count, 4, ByteBuffer.allocateDirect(16 * count));
+            assertEquals(count - 2048, e.valuesHashed());
+            assertEquals(1, e.stats().shortBatches());
+            assertArrayEquals(new long[] {0x5000 + 10}, e.searchRange(0x5000, count, 4, TargetSet.of(target)));
+            assertEquals(2 * count - 2048, e.valuesHashed());
+        }
+        try (FpgaEngine e = FpgaEngine.open(spec(4, "fault=drop@1"))) {
+            // the target is in the first half of batch 1: found; the second half is not searched
+            assertArrayEquals(new long[] {0x5000 + 10}, e.searchRange(0x5000, count, 4, TargetSet.of(target)));
+            assertEquals(count - 2048, e.valuesHashed());
+        }
     }
 
     @Test

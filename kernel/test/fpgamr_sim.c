@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fpgamr_sim.c - test-only module: the FPGA side of the bus, for the tests of
+ * fpgamr.ko.  Never built into the DKMS tree, never loaded on a node.
+ *
+ * It gives user space what the FPGA fabric has on a board, so that a test
+ * program or a process running the Verilated accelerator can play the device
+ * the real driver binds to:
+ *
+ *  - the device: on a device-tree machine the accelerator's node
+ *    (FPGAMR_OF_COMPATIBLE) is already there and fpgamr.ko binds to it as on
+ *    the board; its register window is memory the tree reserves for it.
+ *    Without a device tree (x86-64) this module registers a platform device
+ *    named "fpgamr-md5" with the window given as regs= (memory the kernel
+ *    command line reserved with memmap=) and an interrupt of its own.
+ *  - DESIGN_ID and REGMAP_VERSION in the window at load (design_id=, 0 leaves
+ *    the window to the device model);
+ *  - the interrupt line: writing 1 to raise_irq pends the accelerator's
+ *    interrupt once, in its interrupt controller (the GIC on ARM) or, for the
+ *    platform device, through the generic IRQ layer.  The line is level-high
+ *    and a pend is one shot: whoever plays the device pends it again after
+ *    an unmask while its line is still high, as the line would fire again;
+ *  - bus-master access: mmap of /dev/fpgamr-sim at offset = bus address maps
+ *    the register window (uncached) or pages of allocated low memory
+ *    (cached), as the accelerator's AXI master and register slave see them;
+ *  - removal: writing 1 to unplug removes the device, as removing the
+ *    FPGA overlay would.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
+#include <linux/of_irq.h>
+#include <linux/of_platform.h>
+#include <linux/platform_device.h>
+
+#include <linux/fpgamr.h>
+
+#include "../fpgamr-priv.h"
+
+static unsigned long sim_regs;
+module_param_named(regs, sim_regs, ulong, 0444);
+MODULE_PARM_DESC(regs,
+		 "bus address of the register window (default: the window of the device-tree node " FPGAMR_OF_COMPATIBLE ")");
+
+static uint sim_design_id = FPGAMR_DESIGN_MAGIC;
+module_param_named(design_id, sim_design_id, uint, 0444);
+MODULE_PARM_DESC(design_id,
+		 "DESIGN_ID written to the window at load, with REGMAP_VERSION 1.0 (0: leave the window alone)");
+
+static unsigned int sim_irq;
+module_param_named(irq, sim_irq, uint, 0444);
+MODULE_PARM_DESC(irq, "Linux interrupt number of the accelerator (read only)");
+
+static DEFINE_MUTEX(sim_lock);
+static struct resource sim_window;
+static struct device_node *sim_np;		/* device-tree node, or NULL */
+static struct platform_device *sim_pdev;	/* our platform device, or NULL */
+static bool sim_present;
+
+/* pend the line once; a level-high SPI pended in the GIC clears on ack */
+static int sim_raise(void)
+{
+	if (!sim_present)
+		return -ENODEV;
+	if (sim_np)
+		return irq_set_irqchip_state(sim_irq, IRQCHIP_STATE_PENDING,
+					     true);
+	return generic_handle_irq_safe(sim_irq);
+}
+
+static int sim_remove_device(void)
+{
+	struct platform_device *pdev;
+
+	if (!sim_present)
+		return 0;
+	sim_present = false;
+	if (sim_pdev) {
+		platform_device_unregister(sim_pdev);
+		sim_pdev = NULL;
+		return 0;
+	}
+	pdev = of_find_device_by_node(sim_np);
+	if (pdev) {
+		of_platform_device_destroy(&pdev->dev, NULL);
+		put_device(&pdev->dev);
+	}
+	return 0;
+}
+
+/* a write-only parameter: writing a true value runs fn under sim_lock */
+static int sim_trigger(const char *val, int (*fn)(void))
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool(val, &on);
+	if (ret || !on)
+		return ret;
+	mutex_lock(&sim_lock);
+	ret = fn();
+	mutex_unlock(&sim_lock);
+	return ret;
+}
+
+static int sim_raise_irq(const char *val, const struct kernel_param *kp)
+{
+	return sim_trigger(val, sim_raise);
+}
+
+static const struct kernel_param_ops sim_raise_irq_ops = {
+	.set = sim_raise_irq,
+};
+module_param_cb(raise_irq, &sim_raise_irq_ops, NULL, 0200);
+MODULE_PARM_DESC(raise_irq, "write 1 to raise the accelerator's interrupt once");
+
+static int sim_unplug(const char *val, const struct kernel_param *kp)
+{
+	return sim_trigger(val, sim_remove_device);
+}
+
+static const struct kernel_param_ops sim_unplug_ops = {
+	.set = sim_unplug,
+};
+module_param_cb(unplug, &sim_unplug_ops, NULL, 0200);
+MODULE_PARM_DESC(unplug, "write 1 to remove the accelerator, as removing its overlay would");
+
+/* Every page of [pfn, pfn + n) is allocatable low memory. */
+static bool sim_is_ram(unsigned long pfn, unsigned long n)
+{
+	for (; n; n--, pfn++) {
+		struct page *page;
+
+		if (!pfn_valid(pfn))
+			return false;
+		page = pfn_to_page(pfn);
+		if (PageReserved(page) || PageHighMem(page))
+			return false;
+	}
+	return true;
+}
+
+static int sim_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	unsigned long pages = vma_pages(vma);
+	unsigned long pfn = vma->vm_pgoff;
+	unsigned long first = PHYS_PFN(sim_window.start);
+	unsigned long end = PHYS_PFN(PAGE_ALIGN(sim_window.end + 1));
+	unsigned long len = vma->vm_end - vma->vm_start;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (pfn >= first && pages <= end - first && pfn - first <= end - first - pages)
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+	else if (!sim_is_ram(pfn, pages))
+		return -EINVAL;
+	return remap_pfn_range(vma, vma->vm_start, pfn, len,
+			       vma->vm_page_prot);
+}
+
+static const struct file_operations sim_fops = {
+	.owner = THIS_MODULE,
+	.mmap = sim_mmap,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice sim_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "fpgamr-sim",
+	.fops = &sim_fops,
+	.mode = 0600,
+};
+
+static int sim_init_window(void)
+{
+	void __iomem *w;
+
+	if (!sim_design_id)
+		return 0;
+	w = ioremap(sim_window.start, PAGE_SIZE);
+	if (!w)
+		return -ENOMEM;
+	memset_io(w, 0, PAGE_SIZE);
+	writel(sim_design_id, w + FPGAMR_REG_DESIGN_ID);
+	writel(FPGAMR_REGMAP_MAJOR << 16, w + FPGAMR_REG_REGMAP_VERSION);
+	iounmap(w);
+	return 0;
+}
+
+/* device tree: the node is the board's; we only find its window and line */
+static int sim_find_node(void)
+{
+	int ret;
+
+	sim_np = of_find_compatible_node(NULL, NULL, FPGAMR_OF_COMPATIBLE);
+	if (!sim_np)
+		return -ENODEV;
+	ret = of_address_to_resource(sim_np, 0, &sim_window);
+	if (ret) {
+		pr_err("fpgamr_sim: %pOF has no register window\n", sim_np);
+		return ret;
+	}
+	sim_regs = sim_window.start;
+	sim_irq = irq_of_parse_and_map(sim_np, 0);
+	if (!sim_irq) {
+		pr_err("fpgamr_sim: %pOF has no interrupt\n", sim_np);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * No device tree: the window is regs=, the line an interrupt of our own that
+ * raise_irq runs through the generic IRQ layer (masking and resend included).
+ */
+static int sim_own_irq(void)
+{
+	int irq;
+
+	sim_window = (struct resource)DEFINE_RES_MEM(sim_regs, PAGE_SIZE);
+	irq = irq_alloc_desc(NUMA_NO_NODE);
+	if (irq < 0)
+		return irq;
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	/* level, as the accelerator's line: not resent after an unmask */
+	irq_set_status_flags(irq, IRQ_LEVEL);
+	sim_irq = irq;
+	return 0;
+}
+
+/* ... and the platform device fpgamr.ko binds to by name */
+static int sim_register_pdev(void)
+{
+	struct resource res[2] = {
+		sim_window,
+		DEFINE_RES_IRQ(sim_irq),
+	};
+	struct platform_device_info info = {
+		.name = "fpgamr-md5",
+		.id = PLATFORM_DEVID_NONE,
+		.res = res,
+		.num_res = ARRAY_SIZE(res),
+		.dma_mask = DMA_BIT_MASK(32),
+	};
+
+	sim_pdev = platform_device_register_full(&info);
+	return PTR_ERR_OR_ZERO(sim_pdev);
+}
+
+static void sim_release(void)
+{
+	if (sim_np)	/* the node's interrupt mapping is the driver's too */
+		of_node_put(sim_np);
+	else if (sim_irq)
+		irq_free_desc(sim_irq);
+	sim_np = NULL;
+	sim_irq = 0;
+}
+
+static int __init sim_init(void)
+{
+	int ret;
+
+	if (sim_regs) {
+		if (!PAGE_ALIGNED(sim_regs))
+			return -EINVAL;
+		ret = sim_own_irq();
+	} else {
+		ret = sim_find_node();
+	}
+	if (ret)
+		goto err;
+	ret = sim_init_window();
+	if (ret)
+		goto err;
+	ret = misc_register(&sim_misc);
+	if (ret)
+		goto err;
+	if (!sim_np) {
+		ret = sim_register_pdev();
+		if (ret) {
+			misc_deregister(&sim_misc);
+			goto err;
+		}
+	}
+	sim_present = true;
+	pr_info("fpgamr_sim: window %pR, irq %u, %s\n", &sim_window, sim_irq,
+		sim_np ? "device-tree node" : "platform device");
+	return 0;
+err:
+	sim_release();
+	return ret;
+}
+module_init(sim_init);
+
+static void __exit sim_exit(void)
+{
+	misc_deregister(&sim_misc);
+	mutex_lock(&sim_lock);
+	if (sim_pdev)
+		sim_remove_device();
+	mutex_unlock(&sim_lock);
+	sim_release();
+}
+module_exit(sim_exit);
+
+MODULE_DESCRIPTION("fpgamr test only: the FPGA side of the accelerator's bus");
+MODULE_LICENSE("GPL");
