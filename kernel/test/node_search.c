@@ -26,6 +26,7 @@
 
 #include "fpgamr_fpga.h"
 #include "fpgamr_md5.h"
+#include "fpgamr_targets.h"
 
 static int usage(const char *msg)
 {
@@ -87,6 +88,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ntargets; i++)
 		if (parse_digest(argv[argi + 2 + i], targets + 16 * i))
 			return usage("a DIGEST is 32 hex digits");
+	/* the driver takes a sorted set, as every engine does */
+	ntargets = fpgamr_targets_sort(targets, ntargets);
 
 	dev = fpgamr_open(argv[argi], err, sizeof(err));
 	if (!dev) {

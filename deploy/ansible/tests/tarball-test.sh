@@ -5,11 +5,11 @@
 # a tarball whose checksum does not match is refused. Needs root (files owned by root).
 set -euo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
-fail() { echo "deploy tarball test: FAILED: $*" >&2; exit 1; }
+fail() { echo "deploy tarball test: FAILED: $*" >&2; echo "deploy tarball test: 0 passed, 1 failed"; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "needs root"
 work="$(mktemp -d /var/tmp/fpgamr-tarball-test.XXXXXX)"
 trap '[ "${FPGAMR_TEST_KEEP:-0}" = 1 ] || rm -rf --one-file-system "$work"' EXIT
-version="$(sed -n 's/^hadoop_version: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$here/roles/fpgamr_defaults/defaults/main.yml")"
+version="$(sed -n 's/^hadoop_version: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$here/roles/hadoop/defaults/main.yml")"
 top="$work/build/hadoop-$version"
 mkdir -p "$top/bin" "$top/share/hadoop/common/lib" "$top/etc/hadoop"
 printf '#!/bin/sh\necho "Hadoop %s (test tarball)"\n' "$version" >"$top/bin/hadoop"
@@ -36,4 +36,5 @@ bad="$(printf '%0128d' 0)"
 if run 3.log -e "hadoop_tarball_sha512=$bad"; then fail "a tarball with the wrong SHA-512 was installed"; fi
 grep -q "SHA-512 $sum, expected $bad" "$work/3.log" || { tail -n 20 "$work/3.log" >&2; fail "no checksum-mismatch message"; }
 [ ! -e "$work/opt/hadoop-$version" ] || fail "unpacked despite the checksum mismatch"
+echo "deploy tarball test: 1 passed, 0 failed"
 echo "deploy tarball test: PASSED (Apache-style .sha512 parsed, tarball verified and unpacked, idempotent, mismatch refused)"

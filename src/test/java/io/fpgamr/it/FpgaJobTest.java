@@ -52,9 +52,17 @@ class FpgaJobTest {
         assertTrue(f != null, "no fpga figures in " + s);
         long batches = Math.max(1, values >> 18);
         assertEquals(batches, f.get("batches").asLong(), f.toString());
-        assertTrue(f.get("device_cycles").asLong() > 0 && f.get("device_s").asDouble() > 0, f.toString());
+        assertTrue(f.get("device_cycles").asLong() > 0 && f.get("modelled_device_s").asDouble() > 0, f.toString());
         assertEquals(zeroCopy ? batches : 0, f.get("zero_copy_batches").asLong(), f.toString());
         assertTrue(err.contains("fpga: " + batches + " batches, "), err);
+        // a simulated device says so in every figure derived from it
+        assertTrue(f.get("simulated").asBoolean(), f.toString());
+        for (JsonNode node : s.get("maps_by_node")) {
+            assertEquals(node.get("fpga").asInt() > 0, node.get("simulated").asBoolean(), s.get("maps_by_node").toString());
+        }
+        assertTrue(s.get("energy").get("simulated").asBoolean(), s.get("energy").toString());
+        assertTrue(err.contains("SIMULATED FPGA"), err);
+        assertTrue(err.lines().anyMatch(l -> l.matches("  maps on .*: 0 cpu, [1-9][0-9]* fpga \\(simulated\\)")), err);
     }
 
     @Test

@@ -1,11 +1,18 @@
 package io.fpgamr.it;
 
+import static io.fpgamr.it.StandingCluster.assertNoAssignmentWhileUnhealthy;
+import static io.fpgamr.it.StandingCluster.await;
+import static io.fpgamr.it.StandingCluster.count;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
+import io.fpgamr.accel.Engines;
+import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.energy.TaskSpan;
+import io.fpgamr.it.StandingCluster.DeviceEvent;
+import io.fpgamr.it.StandingCluster.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,23 +23,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.fpgamr.accel.Engines;
-import io.fpgamr.accel.Md5Engine;
-import org.apache.hadoop.mapreduce.Cluster;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
-import org.apache.hadoop.mapreduce.JobID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * FPGA scheduling on a heterogeneous YARN cluster: the embedded cluster (a CPU NodeManager and an
@@ -41,69 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * is read from its devices' logs (loads, assignments, faults, health), what the ResourceManager
  * counts from the ResourceManager, and where and when each map ran from the job's task spans.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class FpgaSchedulingTest {
-    private static final int DEVICES = 2;
-    private static final long RECOVERY_MS = 6000;
-    private static final String TARGET_VALUE_HEX = "096822475dd517c1089f4b58c7f346ef";
-
-    @TempDir
-    static Path tmp;
-
-    private StandingCluster cluster;
-    private String fpgaNode;
-
-    @BeforeAll
-    void startCluster() throws Exception {
-        cluster = StandingCluster.start(Files.createDirectories(tmp.resolve("cluster")), DEVICES,
-            Map.of("fpgamr.fpga.health.interval-ms", "200", "fpgamr.fpga.health.recovery-ms", Long.toString(RECOVERY_MS)));
-        fpgaNode = cluster.fpgaNode();
-        assertEquals(Map.of(fpgaNode, (long) DEVICES), Map.of(fpgaNode, cluster.fpgasByNode().get(fpgaNode)));
-        assertEquals(2, cluster.fpgasByNode().size(), "a CPU node and an FPGA node");
-    }
-
-    @AfterAll
-    void stopCluster() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class FpgaSchedulingTest extends OnStandingCluster {
     // ---- helpers
-
-    record Event(long time, String name, Map<String, String> f) {
-        String get(String key) {
-            return f.get(key);
-        }
-    }
-
-    private List<Event> events(int device, long since) throws IOException {
-        List<Event> out = new ArrayList<>();
-        Path log = cluster.device(device).resolve("device.log");
-        if (!Files.exists(log)) {
-            return out;
-        }
-        for (String line : Files.readAllLines(log)) {
-            String[] p = line.split("\t");
-            Map<String, String> f = new HashMap<>();
-            for (int i = 2; i < p.length; i++) {
-                int eq = p[i].indexOf('=');
-                f.put(p[i].substring(0, eq), p[i].substring(eq + 1));
-            }
-            long t = Long.parseLong(p[0]);
-            if (t >= since) {
-                out.add(new Event(t, p[1], f));
-            }
-        }
-        return out;
-    }
-
-    private static String jobId(String err) {
-        Matcher m = Pattern.compile("submitted (job_\\d+_\\d+)").matcher(err);
-        assertTrue(m.find(), err);
-        return m.group(1);
-    }
 
     /** The job (job_X_N) a container (container_X_N_..., container_eA_X_N_...) belongs to. */
     private static String jobOf(String container) {
@@ -119,35 +57,12 @@ class FpgaSchedulingTest {
         return m.group(1);
     }
 
-    private record Run(Fpgamr.Result result, JsonNode summary, String output) {
-    }
-
-    private Run search(String name, int bits, String... options) throws Exception {
-        Path json = tmp.resolve(name + ".json");
-        String out = "/fpgamr-it/" + name;
-        List<String> args = new ArrayList<>(List.of(TARGET_VALUE_HEX, Fpgamr.md5Hex((1L << bits) - 7, bits), "--bits",
-            Integer.toString(bits), "--output", out, "--summary-json", json.toString()));
-        args.addAll(List.of(options));
-        Fpgamr.Result r = Fpgamr.run(tmp, cluster.job("search", args.toArray(new String[0])));
-        assertEquals(0, r.code(), r.err());
-        return new Run(r, Fpgamr.summary(json), out);
-    }
-
-    /** Output and counter of a correct search over 2^bits values. */
-    private void assertFoundEverything(Run run, int bits) throws IOException {
-        List<String> expected = new ArrayList<>(List.of(Fpgamr.potLine(0x123, bits), Fpgamr.potLine((1L << bits) - 7, bits)));
-        expected.sort(null);
-        assertEquals(expected, run.result().outLines(), run.result().err());
-        assertEquals(expected, cluster.output(run.output()));
-        assertEquals(1L << bits, run.summary().get("values_hashed").asLong(), run.result().err());
-    }
-
     /** The most spans that overlap at any instant. */
-    private static int maxOverlap(List<String[]> spans) {
+    private static int maxOverlap(List<TaskSpan> spans) {
         List<long[]> edges = new ArrayList<>();
-        for (String[] s : spans) {
-            edges.add(new long[] {Long.parseLong(s[4]), 1});
-            edges.add(new long[] {Long.parseLong(s[6]), -1});
+        for (TaskSpan s : spans) {
+            edges.add(new long[] {s.startMs(), 1});
+            edges.add(new long[] {s.endMs(), -1});
         }
         edges.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
         int now = 0;
@@ -157,23 +72,6 @@ class FpgaSchedulingTest {
             max = Math.max(max, now);
         }
         return max;
-    }
-
-    private void await(String what, long timeoutMs, Check check) throws Exception {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (!check.ok()) {
-            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting: " + what);
-            Thread.sleep(100);
-        }
-    }
-
-    @FunctionalInterface
-    private interface Check {
-        boolean ok() throws Exception;
-    }
-
-    private static long count(List<Event> events, Predicate<Event> p) {
-        return events.stream().filter(p).count();
     }
 
     // ---- the tests
@@ -202,13 +100,8 @@ class FpgaSchedulingTest {
                 heldBefore.put(d, p.getProperty("sha256", "-"));
             }
             String maps = Integer.toString(TWO_JOBS_MAPS);
-            CompletableFuture<Run> one = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return search("design-p1", TWO_JOBS_BITS, "--accel", "fpga", "--maps", maps, "--design", "vsim-p1");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<Run> one = searchInBackground("design-p1", TWO_JOBS_BITS, "--accel", "fpga", "--maps", maps, "--design",
+                "vsim-p1");
             Run p4 = search("design-p4", TWO_JOBS_BITS, "--accel", "fpga", "--maps", maps, "--design", "vsim-p4");
             twoJobs = new TwoJobs(since, heldBefore, one.get(), p4);
         }
@@ -219,14 +112,15 @@ class FpgaSchedulingTest {
     @Order(1)
     void withAccelFpgaEveryMapRunsOnTheFpgaNodeAndNeverMoreAtOnceThanItsDevices() throws Exception {
         TwoJobs jobs = twoJobs();
-        List<String[]> spans = new ArrayList<>();
+        List<TaskSpan> spans = new ArrayList<>();
         for (Run run : List.of(jobs.p1(), jobs.p4())) {
-            assertFoundEverything(run, TWO_JOBS_BITS);
-            List<String[]> maps = cluster.spans(run.output()).stream().filter(s -> s[0].equals("map")).toList();
+            cluster.assertFoundEverything(run, TWO_JOBS_BITS);
+            List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
             assertEquals(TWO_JOBS_MAPS, maps.size());
-            for (String[] s : maps) {
-                assertEquals(fpgaNode, s[2], "map " + s[1] + " ran on " + s[2]);
-                assertEquals("fpga", s[3], "map " + s[1] + " hashed on " + s[3]);
+            for (TaskSpan s : maps) {
+                assertEquals(fpgaNode, s.node(), "map " + s.task() + " ran on " + s.node());
+                assertEquals("fpga", s.hardware(), "map " + s.task() + " hashed on " + s.hardware());
+                assertTrue(s.simulated(), "map " + s.task() + " says its FPGA was simulated");
             }
             JsonNode byNode = run.summary().get("maps_by_node");
             assertEquals(1, byNode.size(), byNode.toString());
@@ -244,8 +138,8 @@ class FpgaSchedulingTest {
         TwoJobs jobs = twoJobs();
         Run p1 = jobs.p1();
         Run four = jobs.p4();
-        Map<String, String> designOfJob = Map.of(jobId(p1.result().err()), designSha(p1.summary()),
-            jobId(four.result().err()), designSha(four.summary()));
+        Map<String, String> designOfJob = Map.of(p1.jobId(), designSha(p1.summary()),
+            four.jobId(), designSha(four.summary()));
         assertFalse(designSha(p1.summary()).equals(designSha(four.summary())));
 
         long loads = 0;
@@ -253,7 +147,7 @@ class FpgaSchedulingTest {
         Map<String, long[]> jobSpan = new HashMap<>();
         for (int d = 0; d < DEVICES; d++) {
             String held = jobs.heldBefore().get(d);
-            for (Event e : events(d, jobs.since())) {
+            for (DeviceEvent e : cluster.events(d, jobs.since())) {
                 if (e.name().equals("load")) {
                     loads++;
                 } else if (e.name().equals("assign")) {
@@ -278,8 +172,8 @@ class FpgaSchedulingTest {
         assertEquals(switches, loads, "loads are exactly the design switches");
         assertTrue(switches >= 1, "the devices switched designs");
         assertEquals(2, jobSpan.size(), "both jobs ran on the FPGAs");
-        long[] a = jobSpan.get(jobId(p1.result().err()));
-        long[] b = jobSpan.get(jobId(four.result().err()));
+        long[] a = jobSpan.get(p1.jobId());
+        long[] b = jobSpan.get(four.jobId());
         assertTrue(a[0] < b[1] && b[0] < a[1], "the two jobs held FPGAs at the same time: " + a[0] + ".." + a[1] + " and " + b[0] + ".." + b[1]);
     }
 
@@ -289,7 +183,7 @@ class FpgaSchedulingTest {
         // More maps than either node has room for (the FPGA node: 4 and an AM), so both take some.
         int maps = 6;
         Run auto = search("auto", TWO_JOBS_BITS, "--accel", "auto", "--maps", Integer.toString(maps), "--design", "vsim-p4");
-        assertFoundEverything(auto, TWO_JOBS_BITS);
+        cluster.assertFoundEverything(auto, TWO_JOBS_BITS);
         assertEquals(cluster.output(twoJobs().p4().output()), cluster.output(auto.output()), "the same as with --accel fpga");
         assertEquals(twoJobs().p4().summary().get("values_hashed"), auto.summary().get("values_hashed"));
 
@@ -315,29 +209,13 @@ class FpgaSchedulingTest {
         long since = System.currentTimeMillis();
         int bits = 21;
         int maps = 8;
-        AtomicLong fewest = new AtomicLong(Long.MAX_VALUE);
-        CompletableFuture<Run> job = CompletableFuture.supplyAsync(() -> {
-            try {
-                return search("failure", bits, "--accel", "fpga", "--maps", Integer.toString(maps), "--design", "vsim-p4");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Thread watcher = new Thread(() -> {
-            while (!job.isDone()) {
-                try {
-                    fewest.accumulateAndGet(cluster.fpgasByNode().getOrDefault(fpgaNode, -1L), Math::min);
-                    Thread.sleep(100);
-                } catch (Exception e) {
-                    return;
-                }
-            }
-        });
-        watcher.start();
+        CompletableFuture<Run> job = searchInBackground("failure", bits, "--accel", "fpga", "--maps", Integer.toString(maps), "--design",
+            "vsim-p4");
+        AtomicLong fewest = cluster.fewestFpgasWhile(fpgaNode, job);
 
         // After vsim0 has done a map of this job, it fails: a stray process holds it (as a hung
         // program holds a board), so the next map given vsim0 cannot open it.
-        await("a map on vsim0", 120_000, () -> count(events(0, since), e -> e.name().equals("release")) >= 1 || job.isDone());
+        await("a map on vsim0", 120_000, () -> count(cluster.events(0, since), e -> e.name().equals("release")) >= 1 || job.isDone());
         long injected = System.currentTimeMillis();
         Path dev0 = cluster.device(0);
         String spec = "fpga:vsim:pipelines=4,lib=" + dev0.resolve("model.so") + ",lock=" + dev0.resolve("lock");
@@ -350,46 +228,36 @@ class FpgaSchedulingTest {
             }
         }
         try {
-            await("vsim0 taken out", 120_000, () -> count(events(0, injected), e -> e.name().equals("unhealthy")) >= 1 || job.isDone());
+            await("vsim0 taken out", 120_000, () -> count(cluster.events(0, injected), e -> e.name().equals("unhealthy")) >= 1 || job.isDone());
         } finally {
             if (stray != null) {
                 stray.close();
             }
         }
         Run run = job.get();
-        watcher.join();
-        assertFoundEverything(run, bits);
+        cluster.assertFoundEverything(run, bits);
 
-        List<Event> log0 = events(0, injected);
+        List<DeviceEvent> log0 = cluster.events(0, injected);
         long faults = count(log0, e -> e.name().equals("fault"));
         assertTrue(faults >= 1, "vsim0 failed under a map: " + log0);
         assertTrue(count(log0, e -> e.name().equals("unhealthy")) >= 1, log0.toString());
         // Taken out: no container on vsim0 while it is unhealthy, and the ResourceManager counted one FPGA.
-        boolean out = false;
-        for (Event e : log0) {
-            if (e.name().equals("unhealthy")) {
-                out = true;
-            } else if (e.name().equals("healthy")) {
-                out = false;
-            } else if (e.name().equals("assign")) {
-                assertFalse(out, "vsim0 got a container while unhealthy: " + e);
-            }
-        }
+        assertNoAssignmentWhileUnhealthy(log0);
         assertEquals(DEVICES - 1, fewest.get(), "the ResourceManager counted the healthy devices only");
 
         // Retried elsewhere: every failed attempt was the faulty device's, and each task succeeded once, on an FPGA.
-        Job j = new Cluster(cluster.conf()).getJob(JobID.forName(jobId(run.result().err())));
+        Job j = cluster.finishedJob(run.jobId());
         assertEquals(faults, j.getCounters().findCounter(JobCounter.NUM_FAILED_MAPS).getValue());
-        List<String[]> spans = cluster.spans(run.output()).stream().filter(s -> s[0].equals("map")).toList();
+        List<TaskSpan> spans = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
         assertEquals(maps, spans.size());
-        assertEquals(maps, spans.stream().map(s -> s[1]).distinct().count());
-        for (String[] s : spans) {
-            assertEquals(fpgaNode, s[2]);
-            assertEquals("fpga", s[3]);
+        assertEquals(maps, spans.stream().map(TaskSpan::task).distinct().count());
+        for (TaskSpan s : spans) {
+            assertEquals(fpgaNode, s.node());
+            assertEquals("fpga", s.hardware());
         }
 
         // It recovers: reloaded, checked, and counted again.
-        await("vsim0 back", RECOVERY_MS + 30_000, () -> count(events(0, injected), e -> e.name().equals("healthy")) >= 1
+        await("vsim0 back", RECOVERY_MS + 30_000, () -> count(cluster.events(0, injected), e -> e.name().equals("healthy")) >= 1
             && cluster.fpgasByNode().get(fpgaNode) == DEVICES);
         Map<String, Long> now = new LinkedHashMap<>(cluster.fpgasByNode());
         assertEquals((long) DEVICES, now.get(fpgaNode), now.toString());

@@ -13,6 +13,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** Runs bin/fpgamr of this checkout as a user would, in its own process. */
@@ -70,6 +72,15 @@ public final class Fpgamr {
     public static String potLine(long v, int bits) {
         int width = Math.max(4, (bits + 7) / 8);
         return md5Hex(v, bits) + ":$HEX[" + String.format("%0" + (2 * width) + "x", v) + "]";
+    }
+
+    /** The job id of the "fpgamr: submitted job_..." line on a run's stderr. */
+    public static String jobId(String err) {
+        Matcher m = Pattern.compile("submitted (job_\\d+_\\d+)").matcher(err);
+        if (!m.find()) {
+            throw new AssertionError("no job submitted: " + err);
+        }
+        return m.group(1);
     }
 
     /** A job's --summary-json file. */

@@ -1,5 +1,15 @@
 package io.fpgamr.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fpgamr.accel.design.FpgaContainer;
+import io.fpgamr.energy.TaskSpan;
+import io.fpgamr.md5.EmbeddedCluster;
+import io.fpgamr.md5.Launcher;
+import io.fpgamr.md5.TaskSpans;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,10 +20,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapreduce.Cluster;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -23,24 +39,27 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
  * The embedded heterogeneous cluster of this checkout (a CPU NodeManager, an FPGA NodeManager with
  * simulated devices) running in a process of its own, as {@code EmbeddedCluster --client-conf}
  * starts it, for jobs submitted through {@code bin/fpgamr -conf FILE ... --cluster conf}. Tests
- * read what the FPGA node did from its devices' state directories and ask the ResourceManager
- * what it counts.
+ * read what the FPGA node did from its devices' state directories (their event logs) and ask the
+ * ResourceManager what it counts; waiting is always for what a daemon answers, never a fixed sleep.
  */
 final class StandingCluster implements AutoCloseable {
-    static final String FPGA = "yarn.io/fpga";
+    /** The values the searches of these tests plant: the thesis's example, and one near the domain's end. */
+    static final String TARGET_VALUE_HEX = "096822475dd517c1089f4b58c7f346ef";
 
     private final Process process;
+    private final Path dir;
     private final Path clientConf;
     private final Configuration conf;
     private final Path fpgaState;
     private final YarnClient yarn;
 
-    private StandingCluster(Process process, Path clientConf) {
+    private StandingCluster(Process process, Path dir, Path clientConf) {
         this.process = process;
+        this.dir = dir;
         this.clientConf = clientConf;
         this.conf = new Configuration(false);
         conf.addResource(new org.apache.hadoop.fs.Path(clientConf.toUri()));
-        this.fpgaState = Path.of(conf.get("fpgamr.embedded.fpga-node.state-dir"));
+        this.fpgaState = Path.of(conf.get(EmbeddedCluster.FPGA_STATE_KEY));
         this.yarn = YarnClient.createYarnClient();
         yarn.init(conf);
         yarn.start();
@@ -65,13 +84,10 @@ final class StandingCluster implements AutoCloseable {
         Files.createDirectories(tmp);
         List<String> cmd = new ArrayList<>(List.of("java", "-Djava.io.tmpdir=" + tmp, "-Dlog4j.configuration=fpgamr-log4j.properties",
             "-Dfpgamr.log.file=" + dir.resolve("cluster.log")));
-        for (String pkg : List.of("java.lang", "java.util", "java.util.concurrent", "java.net", "java.io", "java.nio", "sun.nio.ch",
-            "java.lang.reflect")) {
-            cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
-        }
-        cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*", "io.fpgamr.md5.EmbeddedCluster",
-            "--client-conf", clientConf.toString(), "--fpga-devices", Integer.toString(devices)));
+        cmd.addAll(List.of(Launcher.JDK17_OPENS.split(" ")));
+        cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*", EmbeddedCluster.class.getName()));
         settings.forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
+        cmd.addAll(List.of("--client-conf", clientConf.toString(), "--fpga-devices", Integer.toString(devices)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("cluster.out").toFile()).start();
         long deadline = System.currentTimeMillis() + 240_000;
         while (!Files.exists(clientConf)) {
@@ -81,15 +97,20 @@ final class StandingCluster implements AutoCloseable {
             }
             Thread.sleep(250);
         }
-        return new StandingCluster(p, clientConf);
-    }
-
-    Path clientConf() {
-        return clientConf;
+        return new StandingCluster(p, dir, clientConf);
     }
 
     Configuration conf() {
         return conf;
+    }
+
+    /** The folder of the cluster's daemons (their temporary directories: HDFS, the NodeManagers' local dirs). */
+    Path daemonsDir() {
+        return dir.resolve("tmp");
+    }
+
+    YarnClient yarn() {
+        return yarn;
     }
 
     /** bin/fpgamr's arguments for a job on this cluster: the subcommand, then -conf, then the rest. */
@@ -100,18 +121,58 @@ final class StandingCluster implements AutoCloseable {
         return a.toArray(new String[0]);
     }
 
+    /** A search run through bin/fpgamr: its result, its summary and its output directory on the cluster's HDFS. */
+    record Run(Fpgamr.Result result, JsonNode summary, String output) {
+        String jobId() {
+            return Fpgamr.jobId(result.err());
+        }
+    }
+
+    /** Searches [0, 2^bits) for the two planted values on this cluster; the job must succeed. */
+    Run search(Path workDir, String name, int bits, String... options) throws Exception {
+        Path json = workDir.resolve(name + ".json");
+        String out = "/fpgamr-it/" + name;
+        List<String> args = new ArrayList<>(List.of(TARGET_VALUE_HEX, Fpgamr.md5Hex((1L << bits) - 7, bits), "--bits",
+            Integer.toString(bits), "--output", out, "--summary-json", json.toString()));
+        args.addAll(List.of(options));
+        Fpgamr.Result r = Fpgamr.run(workDir, job("search", args.toArray(new String[0])));
+        assertEquals(0, r.code(), r.err());
+        return new Run(r, Fpgamr.summary(json), out);
+    }
+
+    /** Output and counter of a correct search over 2^bits values: both planted values, every value hashed once. */
+    void assertFoundEverything(Run run, int bits) throws IOException {
+        List<String> expected = new ArrayList<>(List.of(Fpgamr.potLine(0x123, bits), Fpgamr.potLine((1L << bits) - 7, bits)));
+        expected.sort(null);
+        assertEquals(expected, run.result().outLines(), run.result().err());
+        assertEquals(expected, output(run.output()));
+        assertEquals(1L << bits, run.summary().get("values_hashed").asLong(), run.result().err());
+        assertEquals(0, run.summary().get("preimages_rejected").asLong(), run.result().err());
+    }
+
+    /** A finished job, as its ApplicationMaster's history gives it (counters of the attempts that succeeded and failed). */
+    Job finishedJob(String jobId) throws IOException, InterruptedException {
+        return new Cluster(conf).getJob(JobID.forName(jobId));
+    }
+
+    /** Stops the FPGA node's NodeManager, as a node that goes down. */
+    void stopFpgaNode() throws IOException {
+        process.getOutputStream().write((EmbeddedCluster.STOP_FPGA_NODE + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+    }
+
     Path device(int i) {
         return fpgaState.resolve("vsim" + i);
     }
 
     /** The ResourceManager's count of FPGAs per running node. */
     synchronized Map<String, Long> fpgasByNode() throws Exception {
-        if (!ResourceUtils.getResourceTypes().containsKey(FPGA)) {
+        if (!ResourceUtils.getResourceTypes().containsKey(FpgaContainer.RESOURCE)) {
             ResourceUtils.reinitializeResources(yarn.getResourceTypeInfo());
         }
         Map<String, Long> m = new HashMap<>();
         for (NodeReport n : yarn.getNodeReports(NodeState.RUNNING)) {
-            m.put(n.getNodeId().toString(), n.getCapability().getResourceValue(FPGA));
+            m.put(n.getNodeId().toString(), n.getCapability().getResourceValue(FpgaContainer.RESOURCE));
         }
         return m;
     }
@@ -121,16 +182,77 @@ final class StandingCluster implements AutoCloseable {
         return fpgasByNode().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
     }
 
-    /** The spans (kind, task, node, hardware, start, ready, end) a job committed into its output directory. */
-    List<String[]> spans(String outputDir) throws IOException {
-        List<String[]> spans = new ArrayList<>();
-        FileSystem fs = FileSystem.get(conf);
-        for (FileStatus st : fs.listStatus(new org.apache.hadoop.fs.Path(outputDir), p -> p.getName().startsWith("_span-"))) {
-            try (InputStream in = fs.open(st.getPath())) {
-                spans.add(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip().split("\t"));
+    /**
+     * Watches, while {@code until} runs, the fewest FPGAs the ResourceManager counted on {@code node}
+     * (a node it lost counts -1).
+     */
+    AtomicLong fewestFpgasWhile(String node, Future<?> until) {
+        AtomicLong fewest = new AtomicLong(Long.MAX_VALUE);
+        Thread watcher = new Thread(() -> {
+            while (!until.isDone()) {
+                try {
+                    fewest.accumulateAndGet(fpgasByNode().getOrDefault(node, -1L), Math::min);
+                    Thread.sleep(100);
+                } catch (Exception e) {
+                    return;
+                }
+            }
+        }, "fpgamr-it-fpga-count");
+        watcher.setDaemon(true);
+        watcher.start();
+        return fewest;
+    }
+
+    /** One line of a device's event log (loads, assignments, releases, faults, health): its time, name and fields. */
+    record DeviceEvent(long time, String name, Map<String, String> fields) {
+        String get(String key) {
+            return fields.get(key);
+        }
+    }
+
+    /** A device's events since {@code since}. */
+    List<DeviceEvent> events(int device, long since) throws IOException {
+        List<DeviceEvent> out = new ArrayList<>();
+        Path log = device(device).resolve("device.log");
+        if (!Files.exists(log)) {
+            return out;
+        }
+        for (String line : Files.readAllLines(log)) {
+            String[] p = line.split("\t");
+            Map<String, String> f = new HashMap<>();
+            for (int i = 2; i < p.length; i++) {
+                int eq = p[i].indexOf('=');
+                f.put(p[i].substring(0, eq), p[i].substring(eq + 1));
+            }
+            long t = Long.parseLong(p[0]);
+            if (t >= since) {
+                out.add(new DeviceEvent(t, p[1], f));
             }
         }
-        return spans;
+        return out;
+    }
+
+    static long count(List<DeviceEvent> events, Predicate<DeviceEvent> p) {
+        return events.stream().filter(p).count();
+    }
+
+    /** Asserts that a device got no container while it was out of service. */
+    static void assertNoAssignmentWhileUnhealthy(List<DeviceEvent> events) {
+        boolean out = false;
+        for (DeviceEvent e : events) {
+            if (e.name().equals("unhealthy")) {
+                out = true;
+            } else if (e.name().equals("healthy")) {
+                out = false;
+            } else if (e.name().equals("assign")) {
+                assertFalse(out, "the device got a container while unhealthy: " + e);
+            }
+        }
+    }
+
+    /** The spans of the tasks a job committed into its output directory: the job's timeline. */
+    List<TaskSpan> spans(String outputDir) throws IOException {
+        return TaskSpans.read(FileSystem.get(conf), new org.apache.hadoop.fs.Path(outputDir));
     }
 
     /** The lines a job wrote into its output's part files, sorted. */
@@ -144,6 +266,21 @@ final class StandingCluster implements AutoCloseable {
         }
         lines.sort(null);
         return lines;
+    }
+
+    /** A condition on what the daemons answer. */
+    @FunctionalInterface
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    /** Polls {@code check} until it holds; fails naming {@code what} after {@code timeoutMs} (a guard, not a timing assertion). */
+    static void await(String what, long timeoutMs, Check check) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!check.ok()) {
+            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting: " + what);
+            Thread.sleep(100);
+        }
     }
 
     @Override

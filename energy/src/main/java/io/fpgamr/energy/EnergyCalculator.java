@@ -46,10 +46,8 @@ public final class EnergyCalculator {
                 inWindow.add(s);
             }
         }
-        List<TaskSpan> spans = new ArrayList<>();
-        for (TaskSpan t : job.spans()) {
-            spans.add(new TaskSpan(nodeOf(t.node(), sampledNodes, singleMachine), t.phase(), t.startMs(), t.endMs()));
-        }
+        Timeline timeline = job.timeline().withNodes(n -> nodeOf(n, sampledNodes, singleMachine));
+        List<TaskSpan> spans = timeline.spans();
         Set<String> nodes = new TreeSet<>(sampledNodes);
         for (TaskSpan t : spans) {
             nodes.add(t.node());
@@ -91,9 +89,9 @@ public final class EnergyCalculator {
         Double energy = complete ? perNode.stream().mapToDouble(NodeEnergy::energyJ).sum() : null;
 
         List<StageEnergy> stages = new ArrayList<>();
-        for (Map.Entry<String, long[]> e : stageWindows(spans, from, to).entrySet()) {
-            long a = e.getValue()[0];
-            long b = e.getValue()[1];
+        for (Timeline.Stage stage : timeline.stages()) {
+            long a = stage.startMs();
+            long b = stage.endMs();
             Double j = null;
             if (complete) {
                 double sum = 0;
@@ -104,11 +102,11 @@ public final class EnergyCalculator {
                 }
                 j = sum;
             }
-            stages.add(new StageEnergy(e.getKey(), a, b, j));
+            stages.add(new StageEnergy(stage.name(), a, b, j));
         }
-        Timeline timeline = timeline(from, to, nodes, inWindow, spans);
-        return new JobEnergy(new JobRecord(job.jobId(), from, to, job.valuesHashed(), spans), periodMs, perNode, stages,
-            timeline, samples, energy, status, unavailable, nodeTypes);
+        PerSecond perSecond = perSecond(from, to, nodes, inWindow, spans);
+        return new JobEnergy(new JobRecord(job.jobId(), job.valuesHashed(), timeline), periodMs, perNode, stages,
+            perSecond, samples, energy, status, unavailable, nodeTypes);
     }
 
     /** The sampled node a span's node name stands for. */
@@ -210,78 +208,29 @@ public final class EnergyCalculator {
         return out;
     }
 
-    /**
-     * The stage windows as the thesis's table 9.1 times them: map from the first map's start to the
-     * last map's end; shuffle from there to the last reduce input being ready; reduce from there to
-     * the last reduce's end; total from submission to completion.
-     */
-    public static Map<String, long[]> stageWindows(List<TaskSpan> spans, long submitMs, long doneMs) {
-        long mapStart = Long.MAX_VALUE;
-        long mapEnd = Long.MIN_VALUE;
-        long shuffleEnd = Long.MIN_VALUE;
-        long reduceEnd = Long.MIN_VALUE;
-        for (TaskSpan s : spans) {
-            switch (s.phase()) {
-                case "map" -> {
-                    mapStart = Math.min(mapStart, s.startMs());
-                    mapEnd = Math.max(mapEnd, s.endMs());
-                }
-                case "shuffle" -> shuffleEnd = Math.max(shuffleEnd, s.endMs());
-                default -> reduceEnd = Math.max(reduceEnd, s.endMs());
-            }
-        }
-        Map<String, long[]> w = new LinkedHashMap<>();
-        if (mapStart != Long.MAX_VALUE) {
-            w.put("map", new long[] {mapStart, mapEnd});
-        }
-        long afterMap = mapEnd == Long.MIN_VALUE ? submitMs : mapEnd;
-        if (shuffleEnd != Long.MIN_VALUE) {
-            w.put("shuffle", new long[] {afterMap, Math.max(afterMap, shuffleEnd)});
-        }
-        if (reduceEnd != Long.MIN_VALUE) {
-            long a = Math.max(afterMap, shuffleEnd);
-            w.put("reduce", new long[] {a, Math.max(a, reduceEnd)});
-        }
-        w.put("total", new long[] {submitMs, doneMs});
-        return w;
-    }
-
-    static Timeline timeline(long from, long to, Set<String> nodes, List<Sample> rows, List<TaskSpan> spans) {
+    static PerSecond perSecond(long from, long to, Set<String> nodes, List<Sample> rows, List<TaskSpan> spans) {
         int seconds = (int) Math.max(0, (to - from + 999) / 1000);
         Map<String, double[]> watts = new LinkedHashMap<>();
         for (String node : nodes) {
             double[] joules = new double[seconds];
             long[] coveredMs = new long[seconds];
-            boolean any = false;
+            Set<String> seen = new java.util.HashSet<>(); // covered time counts each interval once, whatever its domains
             for (Sample s : rows) {
                 if (!s.node().equals(node) || !s.primary() || s.isGap()) {
                     continue;
                 }
-                any = true;
+                boolean first = seen.add(s.startMs() + "-" + s.endMs());
                 int k0 = (int) Math.max(0, (s.startMs() - from) / 1000);
                 int k1 = (int) Math.min(seconds - 1, (Math.min(s.endMs(), to) - 1 - from) / 1000);
                 for (int k = k0; k <= k1; k++) {
                     long a = from + 1000L * k;
                     long b = Math.min(to, a + 1000);
                     joules[k] += s.joulesWithin(a, b);
+                    coveredMs[k] += first ? s.overlapMs(a, b) : 0;
                 }
             }
-            if (!any) {
+            if (seen.isEmpty()) {
                 continue;
-            }
-            // covered time per second, each interval once
-            Set<String> seen = new java.util.HashSet<>();
-            for (Sample s : rows) {
-                if (!s.node().equals(node) || !s.primary() || s.isGap() || !seen.add(s.startMs() + "-" + s.endMs())) {
-                    continue;
-                }
-                int k0 = (int) Math.max(0, (s.startMs() - from) / 1000);
-                int k1 = (int) Math.min(seconds - 1, (Math.min(s.endMs(), to) - 1 - from) / 1000);
-                for (int k = k0; k <= k1; k++) {
-                    long a = from + 1000L * k;
-                    long b = Math.min(to, a + 1000);
-                    coveredMs[k] += s.overlapMs(a, b);
-                }
             }
             double[] w = new double[seconds];
             for (int k = 0; k < seconds; k++) {
@@ -296,15 +245,17 @@ public final class EnergyCalculator {
             long a = from + 1000L * k;
             long b = a + 1000;
             for (TaskSpan t : spans) {
-                if (t.overlaps(a, b)) {
-                    switch (t.phase()) {
-                        case "map" -> maps[k]++;
-                        case "shuffle" -> shuffles[k]++;
-                        default -> reduces[k]++;
+                for (TaskSpan.Phase p : t.phases()) {
+                    if (p.overlaps(a, b)) {
+                        switch (p.name()) {
+                            case "map" -> maps[k]++;
+                            case "shuffle" -> shuffles[k]++;
+                            default -> reduces[k]++;
+                        }
                     }
                 }
             }
         }
-        return new Timeline(from, seconds, watts, maps, shuffles, reduces);
+        return new PerSecond(from, seconds, watts, maps, shuffles, reduces);
     }
 }

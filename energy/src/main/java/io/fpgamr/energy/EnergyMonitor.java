@@ -1,7 +1,6 @@
 package io.fpgamr.energy;
 
 import io.fpgamr.energy.sample.Sample;
-import io.fpgamr.energy.sample.SampleLog;
 import io.fpgamr.energy.sample.Sampler;
 import io.fpgamr.energy.source.Discovery;
 import io.fpgamr.energy.source.PowerSource;
@@ -18,17 +17,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Measures jobs for the job launcher. Start it before submitting a job, report progress while the
- * job runs (optional: it feeds the node exporter through the spool), and finish with the job's
- * record to get its {@link JobEnergy} and its folder (report.md, power.png, power.svg,
- * samples.csv, energy.json):
+ * Measures jobs for the job launcher. Start it before submitting a job, and finish with the job's
+ * record (what the job produced: its values hashed and its timeline) to get its {@link JobEnergy}
+ * and its folder (report.md, power.png, power.svg, samples.csv, energy.json). Data flows one way:
+ * the monitor reads the job's record and calls nothing of the job; the job's live progress goes to
+ * the spool from the launcher ({@link ProgressSpool}).
  *
  * <pre>{@code
  * try (EnergyMonitor monitor = EnergyMonitor.start(EnergyConfig.defaults())) {
  *     long submit = System.currentTimeMillis();
- *     ... submit, and each second: monitor.progress(JobProgress.launcher(id, node, hashed, 1L << bits, submit, maps, shuffles, reduces, containers, fpgas));
- *     JobEnergy e = monitor.finish(new JobRecord(id, submit, done, hashed, spans), jobDir);
- *     summary.put("energy", e.toMap());
+ *     ... the job runs ...
+ *     JobEnergy e = monitor.finish(new JobRecord(id, hashed, new Timeline(submit, done, spans)), jobDir);
  * }
  * }</pre>
  *
@@ -40,15 +39,12 @@ public final class EnergyMonitor implements AutoCloseable {
     private final EnergyConfig config;
     private final Discovery.Result discovered;
     private final Sampler sampler;
-    private final ProgressSpool spool;
     private final long startedMs;
-    private volatile JobProgress lastProgress;
 
     private EnergyMonitor(EnergyConfig config, Discovery.Result discovered, Sampler sampler) {
         this.config = config;
         this.discovered = discovered;
         this.sampler = sampler;
-        this.spool = config.spool() == null ? null : new ProgressSpool(config.spool());
         this.startedMs = System.currentTimeMillis();
     }
 
@@ -85,19 +81,7 @@ public final class EnergyMonitor implements AutoCloseable {
             return "energy: " + JobEnergy.NO_SOURCE + " on " + config.node() + ": times only";
         }
         PowerSource p = discovered.primary().orElseThrow();
-        return "energy: " + config.node() + " (" + config.nodeType() + ") measured by " + p.describe();
-    }
-
-    /** Hands the job's progress to the node exporter through the spool (if one is configured). */
-    public void progress(JobProgress p) {
-        lastProgress = p;
-        if (spool != null) {
-            try {
-                spool.write(p);
-            } catch (IOException e) {
-                // progress is for live dashboards only; the job's figures do not depend on it
-            }
-        }
+        return "energy: " + config.node() + " (" + config.nodeType() + ")" + (p.measured() ? " measured by " : " modelled, not measured: ") + p.describe();
     }
 
     /**
@@ -118,20 +102,7 @@ public final class EnergyMonitor implements AutoCloseable {
         if (jobDir != null) {
             JobDir.write(jobDir, e, config.singleMachine());
         }
-        markDone(job.jobId(), JobProgress.SUCCEEDED);
         return e;
-    }
-
-    /** Tells the exporter the job failed, so its live figures stop. */
-    public void failed(String jobId) {
-        markDone(jobId, JobProgress.FAILED);
-    }
-
-    private void markDone(String jobId, String state) {
-        JobProgress p = lastProgress;
-        if (p != null && p.job().equals(jobId)) {
-            progress(p.withState(state, System.currentTimeMillis()));
-        }
     }
 
     /** Writes the mean ± sd summary of repeated runs into {@code setDir} (runs in run-1, run-2, ...). */
@@ -154,7 +125,7 @@ public final class EnergyMonitor implements AutoCloseable {
                 if (r.statusCode() != 200) {
                     throw new IOException("HTTP " + r.statusCode());
                 }
-                rows.addAll(SampleLog.read(new StringReader(r.body()), uri.toString()));
+                rows.addAll(Sample.CSV.read(new StringReader(r.body()), uri.toString()));
             } catch (IOException e) {
                 rows.add(Sample.gap(TaskSpan.host(hp), "unknown", "exporter", fromMs, toMs, true, true,
                     "node exporter " + hp + " did not answer: " + e.getMessage()));

@@ -1,13 +1,8 @@
 package io.fpgamr.energy;
 
-import io.fpgamr.energy.report.Json;
 import io.fpgamr.energy.report.MarkdownReport;
 import io.fpgamr.energy.report.PowerChart;
-import io.fpgamr.energy.sample.Csv;
 import io.fpgamr.energy.sample.Sample;
-import io.fpgamr.energy.sample.SampleLog;
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -57,14 +52,14 @@ public final class JobDir {
         try (Writer w = Files.newBufferedWriter(dir.resolve(JOB), StandardCharsets.UTF_8)) {
             p.store(w, "fpgamr energy: the job's window and work");
         }
-        writeSpans(dir.resolve(SPANS), e.job().spans());
-        SampleLog.write(dir.resolve(SAMPLES), e.samples());
+        TaskSpan.CSV.write(dir.resolve(SPANS), e.job().spans());
+        Sample.CSV.write(dir.resolve(SAMPLES), e.samples());
         render(dir, e);
     }
 
     /** Writes energy.json, report.md, power.png and power.svg. */
     public static void render(Path dir, JobEnergy e) throws IOException {
-        Files.writeString(dir.resolve(JSON), Json.write(e.toMap()), StandardCharsets.UTF_8);
+        Mappers.JSON.writeValue(dir.resolve(JSON).toFile(), e.toMap());
         Files.writeString(dir.resolve(REPORT), MarkdownReport.job(e, PNG), StandardCharsets.UTF_8);
         XYChart chart = PowerChart.build(e, "Consumption: job " + e.job().jobId());
         PowerChart.writePng(chart, dir.resolve(PNG));
@@ -88,8 +83,8 @@ public final class JobDir {
             long hashed = Long.parseLong(required(p, "values_hashed", jobFile));
             long period = Long.parseLong(p.getProperty("sample_period_ms", "1000"));
             boolean single = Boolean.parseBoolean(p.getProperty("single_machine", "false"));
-            List<TaskSpan> spans = readSpans(dir.resolve(SPANS));
-            List<Sample> samples = Files.exists(dir.resolve(SAMPLES)) ? SampleLog.read(dir.resolve(SAMPLES)) : List.of();
+            List<TaskSpan> spans = Files.exists(dir.resolve(SPANS)) ? TaskSpan.CSV.read(dir.resolve(SPANS)) : List.of();
+            List<Sample> samples = Files.exists(dir.resolve(SAMPLES)) ? Sample.CSV.read(dir.resolve(SAMPLES)) : List.of();
             Map<String, String> nodes = new TreeMap<>();
             for (String k : p.stringPropertyNames()) {
                 if (k.startsWith("node.")) {
@@ -123,7 +118,7 @@ public final class JobDir {
     /** Writes the repetition summary (report.md, energy.json) of a folder of runs. */
     public static void writeRepetitions(Path dir, Repetitions r) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(JSON), Json.write(r.toMap()), StandardCharsets.UTF_8);
+        Mappers.JSON.writeValue(dir.resolve(JSON).toFile(), r.toMap());
         Files.writeString(dir.resolve(REPORT), MarkdownReport.repetitions(r), StandardCharsets.UTF_8);
     }
 
@@ -133,44 +128,5 @@ public final class JobDir {
             throw new IOException(file + ": no " + key);
         }
         return v.trim();
-    }
-
-    static void writeSpans(Path file, List<TaskSpan> spans) throws IOException {
-        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("node,phase,start_ms,end_ms\n");
-            for (TaskSpan s : spans) {
-                w.write(Csv.quote(s.node()) + "," + s.phase() + "," + s.startMs() + "," + s.endMs() + "\n");
-            }
-        }
-    }
-
-    static List<TaskSpan> readSpans(Path file) throws IOException {
-        List<TaskSpan> out = new ArrayList<>();
-        if (!Files.exists(file)) {
-            return out;
-        }
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String header = r.readLine();
-            if (header == null || !header.strip().equals("node,phase,start_ms,end_ms")) {
-                throw new IOException(file + ": not a spans file");
-            }
-            int n = 1;
-            for (String line; (line = r.readLine()) != null;) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                List<String> f = Csv.split(line);
-                if (f.size() != 4) {
-                    throw new IOException(file + ":" + n + ": expected 4 fields");
-                }
-                try {
-                    out.add(new TaskSpan(f.get(0), f.get(1), Long.parseLong(f.get(2)), Long.parseLong(f.get(3))));
-                } catch (IllegalArgumentException e) {
-                    throw new IOException(file + ":" + n + ": " + e.getMessage(), e);
-                }
-            }
-        }
-        return out;
     }
 }

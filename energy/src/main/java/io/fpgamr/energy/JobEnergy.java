@@ -20,20 +20,20 @@ public final class JobEnergy {
     private final long periodMs;
     private final List<NodeEnergy> nodes;
     private final List<StageEnergy> stages;
-    private final Timeline timeline;
+    private final PerSecond perSecond;
     private final List<Sample> samples;
     private final Double energyJ;
     private final String status;
     private final String unavailable;
     private final Map<String, String> nodeTypes;
 
-    JobEnergy(JobRecord job, long periodMs, List<NodeEnergy> nodes, List<StageEnergy> stages, Timeline timeline,
+    JobEnergy(JobRecord job, long periodMs, List<NodeEnergy> nodes, List<StageEnergy> stages, PerSecond perSecond,
               List<Sample> samples, Double energyJ, String status, String unavailable, Map<String, String> nodeTypes) {
         this.job = job;
         this.periodMs = periodMs;
         this.nodes = List.copyOf(nodes);
         this.stages = List.copyOf(stages);
-        this.timeline = timeline;
+        this.perSecond = perSecond;
         this.samples = List.copyOf(samples);
         this.energyJ = energyJ;
         this.status = status;
@@ -62,8 +62,16 @@ public final class JobEnergy {
         return stages;
     }
 
-    public Timeline timeline() {
-        return timeline;
+    public PerSecond perSecond() {
+        return perSecond;
+    }
+
+    /**
+     * Whether maps hashed on a simulated FPGA: the joules are then those of the CPU that simulated
+     * it, and the TpW is modelled, not an FPGA's.
+     */
+    public boolean simulated() {
+        return job.simulated();
     }
 
     public List<Sample> samples() {
@@ -112,6 +120,28 @@ public final class JobEnergy {
         return energyJ == null || energyJ <= 0 ? null : job.valuesHashed() / energyJ;
     }
 
+    /**
+     * Why the figures are modelled rather than measured: nodes whose power is a declared wattage,
+     * maps that ran on a simulated FPGA. Empty when every figure is a measurement.
+     */
+    public List<String> modelled() {
+        List<String> why = new ArrayList<>();
+        for (NodeEnergy n : nodes) {
+            if (n.hasSource() && !n.measured()) {
+                why.add(n.node() + ": a declared wattage, not measured");
+            }
+        }
+        if (simulated()) {
+            why.add("the maps ran on a simulated FPGA (a CPU running the device's model), not on the device");
+        }
+        return why;
+    }
+
+    /** "measured", "modelled" (see {@link #modelled()}) or "none" (no power source). */
+    public String basis() {
+        return nodes.stream().noneMatch(NodeEnergy::hasSource) ? "none" : modelled().isEmpty() ? "measured" : "modelled";
+    }
+
     /** Energy-delay-squared product in J·s². */
     public Double ed2p() {
         return energyJ == null ? null : energyJ * seconds() * seconds();
@@ -121,6 +151,7 @@ public final class JobEnergy {
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", status);
+        m.put("simulated", simulated());
         if (unavailable != null) {
             m.put("unavailable", unavailable);
         }
@@ -135,6 +166,8 @@ public final class JobEnergy {
         m.put("mean_w", meanW());
         m.put("tpw", tpw());
         m.put("ed2p_js2", ed2p());
+        m.put("basis", basis());
+        m.put("modelled", modelled());
         List<Object> ns = new ArrayList<>();
         for (NodeEnergy n : nodes) {
             Map<String, Object> nm = new LinkedHashMap<>();

@@ -19,6 +19,8 @@ package io.fpgamr.energy;
  * @param runningContainers YARN containers (task JVMs) of the job running now, or -1
  * @param fpgaDevicesInUse  FPGA devices this writer's tasks hold now, or -1
  * @param state             running, succeeded or failed
+ * @param simulated         whether this writer's maps ran on a simulated FPGA (a CPU running the
+ *                          device's model): its figures are then modelled, not the FPGA's own
  */
 public record JobProgress(
     String job,
@@ -33,7 +35,8 @@ public record JobProgress(
     int runningReduces,
     int runningContainers,
     int fpgaDevicesInUse,
-    String state) {
+    String state,
+    boolean simulated) {
 
     public static final String RUNNING = "running";
     public static final String SUCCEEDED = "succeeded";
@@ -48,6 +51,13 @@ public record JobProgress(
         }
     }
 
+    /** Progress of a writer whose maps ran on no simulated device. */
+    public JobProgress(String job, String writer, String node, long valuesHashed, long valuesTotal, long startedMs, long updatedMs,
+                       int runningMaps, int runningShuffles, int runningReduces, int runningContainers, int fpgaDevicesInUse, String state) {
+        this(job, writer, node, valuesHashed, valuesTotal, startedMs, updatedMs, runningMaps, runningShuffles, runningReduces,
+            runningContainers, fpgaDevicesInUse, state, false);
+    }
+
     /** The launcher's view while the job runs; counts it does not know are -1. */
     public static JobProgress launcher(String job, String node, long valuesHashed, long valuesTotal, long startedMs,
                                        int runningMaps, int runningShuffles, int runningReduces,
@@ -57,7 +67,13 @@ public record JobProgress(
     }
 
     public JobProgress withState(String newState, long nowMs) {
-        return new JobProgress(job, writer, node, valuesHashed, valuesTotal, startedMs, nowMs, 0, 0, 0, 0, 0, newState);
+        return new JobProgress(job, writer, node, valuesHashed, valuesTotal, startedMs, nowMs, 0, 0, 0, 0, 0, newState, simulated);
+    }
+
+    /** The same progress, saying whether the maps ran on a simulated FPGA. */
+    public JobProgress withSimulated(boolean sim) {
+        return new JobProgress(job, writer, node, valuesHashed, valuesTotal, startedMs, updatedMs, runningMaps, runningShuffles,
+            runningReduces, runningContainers, fpgaDevicesInUse, state, sim);
     }
 
     public boolean running() {

@@ -3,22 +3,38 @@ package io.fpgamr.energy;
 import java.util.List;
 
 /**
- * What the job launcher knows once a job finished: its id, when it was submitted and when it was
- * done (the thesis's t = 0 and t_total), how many values it hashed (the transformations of TpW) and
- * its tasks' spans.
+ * What the job hands to energy once it finished: its id, how many values its engines hashed (the
+ * transformations of TpW) and its {@link Timeline}.
  */
-public record JobRecord(String jobId, long submitMs, long doneMs, long valuesHashed, List<TaskSpan> spans) {
+public record JobRecord(String jobId, long valuesHashed, Timeline timeline) {
     public JobRecord {
-        if (doneMs < submitMs) {
-            throw new IllegalArgumentException("job done (" + doneMs + ") before it was submitted (" + submitMs + ")");
-        }
         if (valuesHashed < 0) {
             throw new IllegalArgumentException("values hashed must not be negative");
         }
-        spans = List.copyOf(spans);
+    }
+
+    public JobRecord(String jobId, long submitMs, long doneMs, long valuesHashed, List<TaskSpan> spans) {
+        this(jobId, valuesHashed, new Timeline(submitMs, doneMs, spans));
+    }
+
+    public long submitMs() {
+        return timeline.submitMs();
+    }
+
+    public long doneMs() {
+        return timeline.doneMs();
+    }
+
+    public List<TaskSpan> spans() {
+        return timeline.spans();
     }
 
     public double seconds() {
-        return (doneMs - submitMs) / 1000.0;
+        return timeline.seconds();
+    }
+
+    /** Whether maps hashed on a simulated FPGA: the job's times, joules and TpW are then a simulation's (modelled). */
+    public boolean simulated() {
+        return timeline.simulated();
     }
 }

@@ -1,9 +1,6 @@
 package io.fpgamr.energy;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -11,14 +8,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
  * The hand-over of a running job's progress to the node exporter: a folder on each node (default
  * {@code /var/lib/fpgamr/spool}, or {@code $FPGAMR_ENERGY_SPOOL}) where each writer keeps one small
- * properties file, {@code <job>~<writer>.progress}, replaced atomically (write to a temporary file,
- * then rename) about once a second. The launcher writes one for the whole job on the machine it
+ * JSON file (a {@link JobProgress}), {@code <job>~<writer>.progress}, replaced atomically (write to
+ * a temporary file, then rename) about once a second. The launcher writes one for the whole job on the machine it
  * runs on; a task may write its own on the node that runs it. The exporter, for each job, sums the
  * task files when there are any on its node and otherwise takes the launcher's file.
  */
@@ -31,12 +27,6 @@ public final class ProgressSpool {
 
     public ProgressSpool(Path dir) {
         this.dir = dir;
-    }
-
-    /** The spool of $FPGAMR_ENERGY_SPOOL, or the default folder. */
-    public static ProgressSpool fromEnvironment() {
-        String env = System.getenv(ENV);
-        return new ProgressSpool(env != null && !env.isBlank() ? Path.of(env) : DEFAULT_DIR);
     }
 
     public Path dir() {
@@ -53,30 +43,13 @@ public final class ProgressSpool {
 
     public void write(JobProgress p) throws IOException {
         Files.createDirectories(dir);
-        Properties props = new Properties();
-        props.setProperty("job", p.job());
-        props.setProperty("writer", p.writer());
-        props.setProperty("node", p.node());
-        props.setProperty("values_hashed", Long.toString(p.valuesHashed()));
-        props.setProperty("values_total", Long.toString(p.valuesTotal()));
-        props.setProperty("started_ms", Long.toString(p.startedMs()));
-        props.setProperty("updated_ms", Long.toString(p.updatedMs()));
-        props.setProperty("running_maps", Integer.toString(p.runningMaps()));
-        props.setProperty("running_shuffles", Integer.toString(p.runningShuffles()));
-        props.setProperty("running_reduces", Integer.toString(p.runningReduces()));
-        props.setProperty("running_containers", Integer.toString(p.runningContainers()));
-        props.setProperty("fpga_devices_in_use", Integer.toString(p.fpgaDevicesInUse()));
-        props.setProperty("state", p.state());
-        Path target = fileOf(p.job(), p.writer());
         Path tmp = Files.createTempFile(dir, ".progress-", ".tmp");
         try {
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                props.store(w, null);
-            }
+            Mappers.JSON.writeValue(tmp.toFile(), p);
             try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, fileOf(p.job(), p.writer()), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, fileOf(p.job(), p.writer()), StandardCopyOption.REPLACE_EXISTING);
             }
         } finally {
             Files.deleteIfExists(tmp);
@@ -108,16 +81,7 @@ public final class ProgressSpool {
     }
 
     static JobProgress read(Path f) throws IOException {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-            p.load(r);
-        }
-        return new JobProgress(p.getProperty("job"), p.getProperty("writer"), p.getProperty("node", ""),
-            Long.parseLong(p.getProperty("values_hashed", "0")), Long.parseLong(p.getProperty("values_total", "-1")),
-            Long.parseLong(p.getProperty("started_ms")), Long.parseLong(p.getProperty("updated_ms")),
-            Integer.parseInt(p.getProperty("running_maps", "-1")), Integer.parseInt(p.getProperty("running_shuffles", "-1")),
-            Integer.parseInt(p.getProperty("running_reduces", "-1")), Integer.parseInt(p.getProperty("running_containers", "-1")),
-            Integer.parseInt(p.getProperty("fpga_devices_in_use", "-1")), p.getProperty("state", JobProgress.RUNNING));
+        return Mappers.JSON.readValue(f.toFile(), JobProgress.class);
     }
 
     /** Removes one writer's file. */
@@ -125,10 +89,23 @@ public final class ProgressSpool {
         Files.deleteIfExists(fileOf(job, writer));
     }
 
-    /** One job's progress on one node: the task files summed, or the launcher's file alone. */
+    /** Removes the files not updated since {@code beforeMs}; one that cannot be removed stays for the next time. */
+    public void removeUpdatedBefore(long beforeMs) {
+        for (JobProgress p : readAll()) {
+            if (p.updatedMs() < beforeMs) {
+                try {
+                    remove(p.job(), p.writer());
+                } catch (IOException e) {
+                    // left for the next pass
+                }
+            }
+        }
+    }
+
+    /** One job's progress on one node: the task files summed, or the launcher's file alone; -1 where no writer knows. */
     public record NodeJob(String job, long valuesHashed, long valuesTotal, long startedMs, long updatedMs,
                           int runningMaps, int runningShuffles, int runningReduces, int runningContainers,
-                          int fpgaDevicesInUse, boolean running) {
+                          int fpgaDevicesInUse, boolean running, boolean simulated) {
     }
 
     /**
@@ -145,14 +122,16 @@ public final class ProgressSpool {
         for (java.util.Map.Entry<String, List<JobProgress>> e : byJob.entrySet()) {
             List<JobProgress> tasks = e.getValue().stream().filter(p -> !p.writer().equals("launcher")).toList();
             List<JobProgress> use = tasks.isEmpty() ? e.getValue() : tasks;
-            long hashed = 0;
+            long hashed = -1;
             long total = -1;
             long started = Long.MAX_VALUE;
             long updated = 0;
             int[] counts = {-1, -1, -1, -1, -1};
             boolean running = false;
+            // any writer's word that maps ran on a simulated device marks the job's figures here as modelled
+            boolean simulated = e.getValue().stream().anyMatch(JobProgress::simulated);
             for (JobProgress p : use) {
-                hashed += p.valuesHashed();
+                hashed = p.valuesHashed() < 0 ? hashed : Math.max(0, hashed) + p.valuesHashed();
                 total = Math.max(total, p.valuesTotal());
                 started = Math.min(started, p.startedMs());
                 updated = Math.max(updated, p.updatedMs());
@@ -167,7 +146,8 @@ public final class ProgressSpool {
             if (!running && nowMs - updated > lingerMs) {
                 continue;
             }
-            out.add(new NodeJob(e.getKey(), hashed, total, started, updated, counts[0], counts[1], counts[2], counts[3], counts[4], running));
+            out.add(new NodeJob(e.getKey(), hashed, total, started, updated, counts[0], counts[1], counts[2], counts[3], counts[4],
+                running, simulated));
         }
         return out;
     }

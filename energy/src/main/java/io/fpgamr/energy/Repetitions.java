@@ -57,6 +57,16 @@ public final class Repetitions {
         return runs;
     }
 
+    /** "modelled" when any run's figures are (a declared wattage, a simulated FPGA), else its runs' basis. */
+    public String basis() {
+        return runs.stream().anyMatch(e -> e.basis().equals("modelled")) ? "modelled" : runs.isEmpty() ? "none" : runs.get(0).basis();
+    }
+
+    /** Whether any run had maps on a simulated FPGA (its figures are then modelled). */
+    public boolean simulated() {
+        return runs.stream().anyMatch(JobEnergy::simulated);
+    }
+
     /** The statistic of one figure, or null when some run lacks it. */
     public Stats stat(String key) {
         return stats.get(key);
@@ -66,12 +76,14 @@ public final class Repetitions {
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runs", runs.size());
+        m.put("simulated", simulated());
         Map<String, Object> mean = new LinkedHashMap<>();
         Map<String, Object> sd = new LinkedHashMap<>();
         for (Map.Entry<String, Stats> e : stats.entrySet()) {
             mean.put(e.getKey(), e.getValue().mean());
-            sd.put(e.getKey(), e.getValue().sd());
+            sd.put(e.getKey(), Double.isNaN(e.getValue().sd()) ? null : e.getValue().sd()); // one run has no sd
         }
+        m.put("basis", basis());
         m.put("mean", mean);
         m.put("sd", sd);
         List<Object> each = new ArrayList<>();

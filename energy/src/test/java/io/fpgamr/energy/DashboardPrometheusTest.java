@@ -11,19 +11,18 @@ import io.fpgamr.energy.dashboard.PromClient;
 import io.fpgamr.energy.exporter.NodeExporter;
 import io.fpgamr.energy.prom.PrometheusServer;
 import io.fpgamr.energy.source.Discovery;
-import io.fpgamr.energy.source.SourceConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real Prometheus scrapes the node exporter every second, with energy/prometheus/rules.yml
+ * A real Prometheus scrapes the node exporter every two seconds, with energy/prometheus/rules.yml
  * loaded, while a job reports its progress through the spool as the launcher does; then every
  * PromQL expression of the Grafana dashboard must be valid and return data. The job here is the
  * launcher's side alone (its progress calls): the MD5 job itself is run in the cross-module test.
@@ -50,10 +49,12 @@ class DashboardPrometheusTest {
 
         Path spool = tmp.resolve("spool");
         // No meter on a build machine: a declared wattage, labelled so all the way through.
-        SourceConfig sources = SourceConfig.defaults().withOnly(Set.of("declared")).withDeclaredWatts(42.0);
-        NodeExporter.Options o = NodeExporter.Options.defaults("it-node", "x86").withListen("127.0.0.1", 0).withPeriodMs(250).withSpool(spool);
-        EnergyConfig cfg = EnergyConfig.defaults().withSources(sources).withNode("it-node", "x86").withPeriodMs(250).withSpool(spool);
-        try (NodeExporter exporter = NodeExporter.start(o, Discovery.discover(sources));
+        List<String> node = List.of("--sources", "declared", "--declare-watts", "42", "--node", "it-node", "--node-type", "x86",
+            "--period-ms", "250", "--spool", spool.toString());
+        EnergyConfig exporterCfg = EnergyConfig.fromFlags(Stream.concat(node.stream(), Stream.of("--bind", "127.0.0.1", "--port", "0")).toList(),
+            EnergyConfig.EXPORTER);
+        EnergyConfig cfg = EnergyConfig.fromOptions(node);
+        try (NodeExporter exporter = NodeExporter.start(exporterCfg, Discovery.discover(exporterCfg.sources()));
              EnergyMonitor monitor = EnergyMonitor.start(cfg);
              PrometheusServer prom = PrometheusServer.start(tmp.resolve("prom"), List.of("127.0.0.1:" + exporter.port()), List.of(rules), 120)) {
             long submit = System.currentTimeMillis();
@@ -64,9 +65,9 @@ class DashboardPrometheusTest {
             long hashed = 0;
             long deadline = System.currentTimeMillis() + 45_000;
             while (true) {
-                // the launcher's poll: 2^20 values per second over 4 maps in 4 containers, one FPGA
+                // the launcher's poll: 2^20 values per second over 4 maps in 4 containers, one (simulated) FPGA
                 hashed = (System.currentTimeMillis() - submit) * 1048576 / 1000;
-                monitor.progress(JobProgress.launcher(job, "it-node", hashed, 1L << 28, submit, 4, 0, 0, 4, 1));
+                new ProgressSpool(spool).write(JobProgress.launcher(job, "it-node", hashed, 1L << 28, submit, 4, 0, 0, 4, 1).withSimulated(true));
                 results.clear();
                 for (DashboardQueries.Query q : queries) {
                     results.put(q.panel() + " " + q.refId() + ": " + q.expr(), client.query(q.expr()));
@@ -85,33 +86,40 @@ class DashboardPrometheusTest {
                 }
             });
             assertTrue(bad.isEmpty(), String.join("\n", bad) + "\nprometheus log:\n" + prom.log());
-            assertEquals(15, queries.size());
+            assertEquals(16, queries.size());
 
             // what the panels show: the declared 42 W, labelled as declared
             PromClient.Result power = client.query("fpgamr_node_power_watts");
             assertEquals(1, power.series().size());
             assertEquals(42.0, PromClient.values(power)[0]);
-            assertTrue(power.series().get(0).toString().contains("measured=false"), power.series().toString());
+            assertEquals(List.of("false"), PromClient.label(power, "measured"));
             assertEquals(42.0, PromClient.values(client.query("fpgamr:cluster_power_watts"))[0]);
             assertEquals(4.0, PromClient.values(client.query("sum(fpgamr_running_containers)"))[0]);
             assertEquals(1.0, PromClient.values(client.query("sum(fpgamr_fpga_devices_in_use)"))[0]);
             // TpW of the job: its values hashed over 42 W times the seconds since submission
-            double tpw = PromClient.values(client.query("fpgamr:job_tpw"))[0];
+            PromClient.Result jobTpw = client.query("fpgamr:job_tpw");
+            // modelled twice over, and labelled so: a declared wattage, maps on a simulated FPGA
+            assertEquals(List.of("false"), PromClient.label(jobTpw, "measured"));
+            assertEquals(List.of("true"), PromClient.label(jobTpw, "simulated"));
+            double tpw = PromClient.values(jobTpw)[0];
             double seconds = (System.currentTimeMillis() - submit) / 1000.0;
             assertTrue(tpw > 1048576 / 42.0 * 0.7 && tpw < 1048576 / 42.0 * 1.3, "TpW " + tpw + " after " + seconds + " s");
 
             // the command a user runs to see the same
             Cli c = Cli.run("check-dashboard", "--prometheus", prom.url().toString());
             assertEquals(0, c.code, c.out + c.err);
-            assertEquals("15 of 15 dashboard queries return data", c.out.lines().reduce((a, b) -> b).orElse(""));
+            assertEquals("16 of 16 dashboard queries return data", c.out.lines().reduce((a, b) -> b).orElse(""));
 
             long done = System.currentTimeMillis();
-            JobEnergy e = monitor.finish(new JobRecord(job, submit, done, hashed, List.of(TaskSpan.ofMap("it-node", submit, done))), tmp.resolve("jobdir"));
+            TaskSpan simulatedMap = new TaskSpan("m_000000", TaskSpan.MAP, "it-node", "fpga", true, submit, submit, done);
+            JobEnergy e = monitor.finish(new JobRecord(job, submit, done, hashed, List.of(simulatedMap)), tmp.resolve("jobdir"));
             assertEquals("declared", e.status());
+            assertEquals("modelled", e.basis());
+            assertEquals(List.of("it-node: a declared wattage, not measured",
+                "the maps ran on a simulated FPGA (a CPU running the device's model), not on the device"), e.modelled());
             assertNull(e.unavailable());
             assertNotNull(e.tpw());
             assertEquals(42.0, e.meanW(), 1e-9);
-            assertEquals(JobProgress.SUCCEEDED, new ProgressSpool(spool).readAll().get(0).state());
             exporter.close(); // before Prometheus stops, so that no scrape is cut off
         }
     }

@@ -21,7 +21,7 @@ class EnergyCalculatorTest {
         List<TaskSpan> s = new ArrayList<>();
         s.add(TaskSpan.ofMap("n1:8042", 10_200, 12_300));
         s.add(TaskSpan.ofMap("n1:8042", 10_300, 12_800));
-        s.addAll(TaskSpan.ofReduce("n1:8042", 12_000, 13_000, 14_300));
+        s.add(TaskSpan.ofReduce("n1:8042", 12_000, 13_000, 14_300));
         SPANS = List.copyOf(s);
     }
 
@@ -67,7 +67,7 @@ class EnergyCalculatorTest {
         assertEquals(127.0, st.get(2).energyJ(), 1e-9);
         assertEquals(510.0, st.get(3).energyJ(), 1e-9);
 
-        Timeline t = e.timeline();
+        PerSecond t = e.perSecond();
         assertEquals(5, t.seconds());
         assertArrayEquals(new double[] {110, 130, 125, 100, 90}, t.nodeWatts().get("n1"), 1e-9);
         assertArrayEquals(new int[] {2, 2, 2, 0, 0}, t.maps());
@@ -93,7 +93,7 @@ class EnergyCalculatorTest {
         assertEquals(370.0 / 3.5, n.meanW(), 1e-9);
         assertNull(e.stages().get(0).energyJ());
         // the plot shows the second without a reading as missing, not as a guess
-        double[] w = e.timeline().nodeWatts().get("n1");
+        double[] w = e.perSecond().nodeWatts().get("n1");
         assertEquals(120.0, w[1], 1e-9); // 11-12 s: only 11.0-11.5 s measured: 60 J over 0.5 s
         assertEquals(110.0, w[2], 1e-9); // 12-13 s: only 12.5-13.0 s measured: 55 J over 0.5 s
     }
@@ -116,8 +116,8 @@ class EnergyCalculatorTest {
         assertEquals(JobEnergy.NO_SOURCE, e.toMap().get("status"));
         assertEquals(2.6, e.stages().get(0).seconds(), 1e-12);
         assertNull(e.stages().get(0).energyJ());
-        assertArrayEquals(new int[] {2, 2, 2, 0, 0}, e.timeline().maps());
-        assertEquals(0, e.timeline().nodeWatts().size());
+        assertArrayEquals(new int[] {2, 2, 2, 0, 0}, e.perSecond().maps());
+        assertEquals(0, e.perSecond().nodeWatts().size());
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.fpgamr.energy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fpgamr.energy.report.Json;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fpgamr.energy.sample.Sample;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +37,8 @@ class JobDirTest {
         for (int m = 0; m < 4; m++) {
             spans.add(TaskSpan.ofMap("x86-1", submit + 500 + m * 100, submit + 38_000 + m * 500));
         }
-        spans.addAll(TaskSpan.ofReduce("x86-1", submit + 20_000, submit + 45_000, submit + 57_000));
-        spans.addAll(TaskSpan.ofReduce("x86-1", submit + 21_000, submit + 44_000, submit + 58_000));
+        spans.add(TaskSpan.ofReduce("x86-1", submit + 20_000, submit + 45_000, submit + 57_000));
+        spans.add(TaskSpan.ofReduce("x86-1", submit + 21_000, submit + 44_000, submit + 58_000));
         return EnergyCalculator.compute(new JobRecord(id, submit, done, 1L << 26, spans), rows, 1000, true);
     }
 
@@ -68,11 +67,11 @@ class JobDirTest {
         assertTrue(md.contains("| x86-1 | x86 | rapl | package-0, dram-0 |"), md);
         assertTrue(md.contains("![power per node and running tasks per second](power.png)"), md);
 
-        @SuppressWarnings("unchecked")
-        Map<String, Object> json = (Map<String, Object>) Json.parse(Files.readString(dir.resolve(JobDir.JSON)));
-        assertEquals("measured", json.get("status"));
-        assertEquals(e.energyJ(), (Double) json.get("energy_j"), 1e-9);
-        assertEquals(e.tpw(), (Double) json.get("tpw"), 1e-9);
+        JsonNode json = Mappers.JSON.readTree(dir.resolve(JobDir.JSON).toFile());
+        assertEquals("measured", json.get("status").asText());
+        assertEquals("measured", json.get("basis").asText());
+        assertEquals(e.energyJ(), json.get("energy_j").asDouble(), 1e-9);
+        assertEquals(e.tpw(), json.get("tpw").asDouble(), 1e-9);
 
         // `energy report` computes the same figures from the kept inputs
         String before = Files.readString(dir.resolve(JobDir.JSON));
@@ -111,6 +110,34 @@ class JobDirTest {
         assertEquals(0, c.code, c.err);
         assertEquals("wrote " + set.resolve(JobDir.REPORT) + " (5 runs)\n", c.out);
         assertEquals(md, Files.readString(set.resolve(JobDir.REPORT)));
+    }
+
+    /** Maps on a simulated FPGA: the node's power is measured, but it is a CPU's running the device's model. */
+    @Test
+    void aJobOnASimulatedFpgaIsModelledInEveryOutputAndStaysSoWhenRenderedAgain() throws IOException {
+        JobEnergy measured = sixtySeconds("job_sim", 95);
+        JobRecord j = measured.job();
+        List<TaskSpan> onSimulatedFpga = j.spans().stream()
+            .map(t -> t.isMap() ? new TaskSpan(t.task(), t.kind(), t.node(), "fpga", true, t.startMs(), t.readyMs(), t.endMs()) : t).toList();
+        JobEnergy e = EnergyCalculator.compute(new JobRecord(j.jobId(), j.submitMs(), j.doneMs(), j.valuesHashed(), onSimulatedFpga),
+            measured.samples(), 1000, true);
+        assertEquals("measured", e.status()); // the power was measured ...
+        assertEquals("modelled", e.basis()); // ... but not the FPGA's
+        Path dir = tmp.resolve("sim");
+        JobDir.write(dir, e, true);
+        String md = Files.readString(dir.resolve(JobDir.REPORT));
+        assertTrue(md.contains("- **modelled, not measured**: the maps ran on a simulated FPGA (a CPU running the device's model), "
+            + "not on the device\n"), md);
+        assertTrue(md.contains(String.format(java.util.Locale.ROOT, "| TpW [values/J] (modelled) | %.2f |", e.tpw())), md);
+        assertTrue(md.contains("| stage | time [s] | energy [J] (modelled) | mean power [W] (modelled) |"), md);
+        JsonNode json = Mappers.JSON.readTree(dir.resolve(JobDir.JSON).toFile());
+        assertEquals("modelled", json.get("basis").asText());
+        assertTrue(json.get("simulated").asBoolean());
+        Cli c = Cli.run("report", dir.toString());
+        assertEquals(0, c.code, c.err);
+        assertTrue(c.out.lines().toList().get(1).endsWith(" (modelled: the maps ran on a simulated FPGA (a CPU running the device's model), "
+            + "not on the device)"), c.out);
+        assertEquals(md, Files.readString(dir.resolve(JobDir.REPORT)));
     }
 
     @Test

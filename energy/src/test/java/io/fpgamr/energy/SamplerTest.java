@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.energy.sample.Sample;
-import io.fpgamr.energy.sample.SampleLog;
 import io.fpgamr.energy.sample.Sampler;
 import io.fpgamr.energy.source.DeclaredSource;
 import io.fpgamr.energy.source.DomainPower;
@@ -76,8 +75,8 @@ class SamplerTest {
 
             // the CSV keeps the gap as a gap
             StringWriter w = new StringWriter();
-            SampleLog.write(w, rows);
-            assertEquals(rows, SampleLog.read(new StringReader(w.toString()), "samples"));
+            Sample.CSV.write(w, rows);
+            assertEquals(rows, Sample.CSV.read(new StringReader(w.toString()), "samples"));
             assertEquals("2000,3000,arm1,arm,hwmon,*,,true,true,/sys/class/hwmon/hwmon0/power1_input: no such file",
                 w.toString().lines().toList().get(3));
         }

@@ -80,12 +80,12 @@ class SourcesCommandTest {
         assertEquals("fpgamr energy: unknown command 'watts' (expected sources, scope, report, exporter or check-dashboard)\n", unknown.err);
         Cli kind = Cli.run("sources", "--sources", "ups");
         assertEquals(2, kind.code);
-        assertEquals("fpgamr energy sources: unknown source kind 'ups' in --sources (expected scope, apcupsd, ipmi, hwmon, rapl, declared)\n", kind.err);
+        assertEquals("fpgamr energy sources: --sources must be one of scope, apcupsd, ipmi, hwmon, rapl, declared, got 'ups'\n", kind.err);
         Cli value = Cli.run("sources", "--declare-watts");
         assertEquals("fpgamr energy sources: --declare-watts needs a value\n", value.err);
         Cli port = Cli.run("exporter", "--port", "70000");
         assertEquals(2, port.code);
-        assertEquals("fpgamr energy exporter: --port must be between 0 and 65535, got 70000\n", port.err);
+        assertEquals("fpgamr energy exporter: --port must be between 0 and 65535, got '70000'\n", port.err);
         Cli scope = Cli.run("sources", "--scope-csv", "x.csv");
         assertEquals("fpgamr energy sources: --scope-csv needs --supply-volts and --shunt-ohms\n", scope.err);
         assertEquals(0, Cli.run("--help").code);

@@ -3,41 +3,46 @@ package io.fpgamr.md5;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.io.ByteWritable;
-import org.apache.hadoop.io.LongWritable;
 
 /**
  * The thesis's map, faithfully: for every value, key = the value's least significant byte and
- * value = message ‖ MD5(message). Digests come from the engine a record (batch) at a time.
+ * value = message ‖ MD5(message). Digests come from the engine a batch at a time. With the job's
+ * {@link ByteKeyCollector} the whole batch goes to it in one call (still one pair per value, no
+ * per-record objects); with any other collector, pair by pair through the context.
  */
 public class BenchMapper extends EngineMapper<ByteWritable, HashedValue> {
     private final ByteWritable key = new ByteWritable();
     private final HashedValue value = new HashedValue();
     private ByteBuffer digests;
+    private final byte[] batch = new byte[16 * JobKeys.BATCH];
+    private ByteKeyCollector<?, ?> collector;
 
     @Override
     protected void setup(Context context) throws IOException {
         super.setup(context);
         value.setWidth(domain.width());
         // The engine's buffer: on the FPGA its DMA memory, which the device writes without a copy.
-        digests = engine.digestBuffer(context.getConfiguration().getInt(JobKeys.PPK, JobKeys.BATCH));
+        digests = engine.digestBuffer(JobKeys.BATCH);
+        collector = ByteKeyCollector.of(context.getTaskAttemptID());
     }
 
     @Override
-    protected void map(LongWritable start, LongWritable count, Context context) throws IOException, InterruptedException {
-        int n = (int) count.get();
+    protected void hashBatch(long start, int n, Context context) throws IOException, InterruptedException {
         int width = domain.width();
         digests.clear();
-        engine.hashRange(start.get(), n, width, digests);
+        hashRange(start, n, digests, context);
+        // one bulk copy out of the engine's (direct, possibly device) buffer, then plain array copies
+        digests.get(0, batch, 0, 16 * n);
+        if (collector != null) {
+            collector.collectHashedRange(start, n, width, batch);
+            return;
+        }
         byte[] b = value.bytes();
         for (int i = 0; i < n; i++) {
-            long v = start.get() + i;
-            for (int j = 0; j < width; j++) {
-                b[j] = (byte) (v >>> (8 * (width - 1 - j)));
-            }
-            digests.get(16 * i, b, width, 16);
+            long v = start + i;
+            HashedValue.encode(v, width, batch, i, b, 0);
             key.set((byte) v);
             context.write(key, value);
         }
-        context.getCounter(Md5Counters.VALUES_HASHED).increment(n);
     }
 }

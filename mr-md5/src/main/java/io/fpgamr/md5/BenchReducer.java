@@ -2,18 +2,19 @@ package io.fpgamr.md5;
 
 import io.fpgamr.accel.TargetSet;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
 import org.apache.hadoop.io.ByteWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Reducer;
 
-/** The thesis's reduce: of all shuffled pairs, emit those whose digest is a target. */
+/**
+ * The thesis's reduce: of all shuffled pairs, emit those whose digest is a target. Every pair is
+ * checked on its raw bytes (the digest read in place, no objects per pair); a hit is re-checked by
+ * the host before it is written.
+ */
 public class BenchReducer extends Reducer<ByteWritable, HashedValue, NullWritable, Text> {
-    private Domain domain;
     private TargetSet targets;
-    private final Text line = new Text();
+    private Preimages preimages;
     private long readyMs;
 
     @Override
@@ -21,18 +22,17 @@ public class BenchReducer extends Reducer<ByteWritable, HashedValue, NullWritabl
         // Setup runs once the shuffle and merge are done: that instant ends the shuffle stage.
         readyMs = System.currentTimeMillis();
         LocalTasks.REDUCES.incrementAndGet();
-        domain = new Domain(context.getConfiguration().getInt(JobKeys.BITS, 28));
-        targets = TargetSet.of(Arrays.asList(context.getConfiguration().getStrings(JobKeys.TARGETS, new String[0])));
+        targets = JobKeys.targets(context.getConfiguration());
+        preimages = new Preimages(JobKeys.domain(context.getConfiguration()), targets);
     }
 
     @Override
     protected void reduce(ByteWritable key, Iterable<HashedValue> values, Context context) throws IOException, InterruptedException {
         for (HashedValue hv : values) {
-            ByteBuffer d = ByteBuffer.wrap(hv.bytes(), hv.width(), 16);
-            if (targets.contains(d.getLong(), d.getLong())) {
-                line.set(domain.potfileLine(hv.value(), Arrays.copyOfRange(hv.bytes(), hv.width(), hv.width() + 16)));
-                context.write(NullWritable.get(), line);
-                context.getCounter(Md5Counters.PREIMAGES_FOUND).increment(1);
+            byte[] b = hv.bytes();
+            int width = hv.width();
+            if (targets.contains(HashedValue.digestHi(b, 0, width), HashedValue.digestLo(b, 0, width))) {
+                preimages.write(hv.value(), context);
             }
         }
     }
@@ -40,8 +40,6 @@ public class BenchReducer extends Reducer<ByteWritable, HashedValue, NullWritabl
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
         LocalTasks.REDUCES.decrementAndGet();
-        String task = context.getTaskAttemptID().getTaskID().toString();
-        new TaskSpan("reduce", task, TaskSpan.nodeName(), "cpu", TaskSpan.taskStart(readyMs), readyMs, System.currentTimeMillis())
-            .write(context);
+        TaskSpans.writeReduce(context, readyMs);
     }
 }

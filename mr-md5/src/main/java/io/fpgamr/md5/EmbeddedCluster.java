@@ -1,21 +1,28 @@
 package io.fpgamr.md5;
 
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.design.FpgaContainer;
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.service.Service;
+import org.apache.hadoop.util.GenericOptionsParser;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
@@ -38,6 +45,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     static final int REDUCE_MB = 1024;
     static final int AM_MB = 768;
     public static final int DEFAULT_FPGA_DEVICES = 2;
+    /** The line on {@link #main}'s standard input that stops the FPGA node. */
+    public static final String STOP_FPGA_NODE = "stop-fpga-node";
     /** Set in {@link #config()}: where the FPGA node keeps its devices' state and logs. */
     public static final String FPGA_STATE_KEY = "fpgamr.embedded.fpga-node.state-dir";
 
@@ -56,10 +65,6 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.fpgaNode = fpgaNode;
         this.fpgaState = fpgaState;
         this.mapSlots = mapSlots;
-    }
-
-    static EmbeddedCluster start(Configuration base, String jvmOpts) throws IOException {
-        return start(base, jvmOpts, DEFAULT_FPGA_DEVICES);
     }
 
     /** Starts the cluster; its FPGA node offers {@code fpgaDevices} simulated devices (0: a second CPU node). */
@@ -239,41 +244,49 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
     }
 
+    /** Stops the FPGA node's NodeManager (as a node that goes down mid-job): its containers die, the ResourceManager loses it. */
+    public void stopFpgaNode() {
+        fpgaNode.stop();
+    }
+
     /**
      * Runs the cluster until standard input closes, for trying jobs against a standing
      * heterogeneous cluster ({@code bin/fpgamr search -conf FILE ... --cluster conf}) and for the
-     * integration tests: {@code EmbeddedCluster --client-conf FILE [--fpga-devices N] [-D key=value]...}
-     * writes the client configuration to FILE once the cluster is up.
+     * integration tests: {@code EmbeddedCluster [-D key=value]... --client-conf FILE [--fpga-devices N]}
+     * writes the client configuration to FILE once the cluster is up. A line {@value #STOP_FPGA_NODE}
+     * on standard input stops the FPGA node's NodeManager.
      */
     public static void main(String[] args) throws Exception {
         java.util.logging.LogManager.getLogManager().reset();
-        Configuration base = new Configuration();
-        Path clientConf = null;
-        int devices = DEFAULT_FPGA_DEVICES;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--client-conf" -> clientConf = Path.of(args[++i]).toAbsolutePath();
-                case "--fpga-devices" -> devices = Integer.parseInt(args[++i]);
-                case "-D" -> {
-                    String[] kv = args[++i].split("=", 2);
-                    base.set(kv[0], kv[1]);
-                }
-                default -> throw new IllegalArgumentException("usage: EmbeddedCluster --client-conf FILE [--fpga-devices N] [-D k=v]...");
-            }
+        GenericOptionsParser generic = new GenericOptionsParser(new Configuration(), args);
+        Options options = new Options();
+        options.addOption(Option.builder().longOpt("client-conf").hasArg().argName("FILE").required()
+            .desc("where to write the client configuration once the cluster is up").build());
+        options.addOption(Option.builder().longOpt("fpga-devices").hasArg().argName("N").type(Number.class)
+            .desc("simulated FPGAs of the FPGA node (default " + DEFAULT_FPGA_DEVICES + ")").build());
+        CommandLine cl;
+        int devices;
+        try {
+            cl = new DefaultParser().parse(options, generic.getRemainingArgs());
+            devices = cl.hasOption("fpga-devices") ? ((Number) cl.getParsedOptionValue("fpga-devices")).intValue() : DEFAULT_FPGA_DEVICES;
+        } catch (ParseException e) {
+            System.err.println("EmbeddedCluster: " + e.getMessage() + " (usage: EmbeddedCluster [-D k=v]... --client-conf FILE "
+                + "[--fpga-devices N])");
+            System.exit(2);
+            return;
         }
-        if (clientConf == null) {
-            throw new IllegalArgumentException("--client-conf FILE is required");
-        }
-        try (EmbeddedCluster c = start(base, Md5Tool.JDK17_OPENS, devices)) {
-            Path tmp = clientConf.resolveSibling(clientConf.getFileName() + ".tmp");
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                c.config().writeXml(out);
-            }
-            Files.move(tmp, clientConf, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Path clientConf = Path.of(cl.getOptionValue("client-conf")).toAbsolutePath();
+        try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, devices)) {
+            AtomicFiles.write(clientConf, c.config()::writeXml);
             System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
             System.out.flush();
-            while (System.in.read() >= 0) {
-                // Runs until standard input closes.
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null;) {
+                if (line.strip().equals(STOP_FPGA_NODE)) {
+                    c.stopFpgaNode();
+                    System.out.println("fpgamr: FPGA node stopped");
+                    System.out.flush();
+                }
             }
         }
         System.exit(0);

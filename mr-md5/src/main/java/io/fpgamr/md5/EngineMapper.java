@@ -6,8 +6,10 @@ import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.TargetSet;
 import io.fpgamr.accel.design.FpgaContainer;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -15,24 +17,35 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What both modes' maps share: the engine, the targets, and the per-node accounting. */
+/**
+ * What both modes' maps share: the engine, the targets, the per-node accounting, and the batches.
+ * Consecutive records are hashed together in batches of {@link JobKeys#BATCH} values, so records of
+ * one value each (1 PpK) still mean one engine call per batch, not per value; each value still
+ * gives its own output where the mode emits one.
+ */
 abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(EngineMapper.class);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     protected Domain domain;
     protected Md5Engine engine;
     protected TargetSet targets;
     private long startMs;
+    /** Values handed to this map and not yet hashed: {@code [pendingStart, pendingStart + pending)}. */
+    private long pendingStart;
+    private long pending;
+    /** Of the engine's own count, what the values-hashed counter already has. */
+    private long counted;
 
     @Override
     protected void setup(Context context) throws IOException {
         startMs = System.currentTimeMillis();
         Configuration conf = context.getConfiguration();
-        domain = new Domain(conf.getInt(JobKeys.BITS, 28));
-        targets = TargetSet.of(Arrays.asList(conf.getStrings(JobKeys.TARGETS, new String[0])));
+        domain = JobKeys.domain(conf);
+        targets = JobKeys.targets(conf);
         int threads = Math.max(1, conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1));
         // In a YARN container that the NodeManager gave an FPGA, the engine opens that device.
-        EngineSpec spec = EngineSpec.parse(conf.get(JobKeys.ENGINE, "auto")).inContainer(System.getenv());
+        EngineSpec spec = JobKeys.engine(conf).inContainer(System.getenv());
         try {
             engine = Engines.open(spec, threads);
         } catch (IllegalArgumentException e) {
@@ -56,6 +69,63 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         }
     }
 
+    /** The engine's digests of {@code [start, start + count)} into {@code digests}, its CPU time counted. */
+    protected final void hashRange(long start, int count, ByteBuffer digests, Context context) {
+        long t0 = THREADS.getCurrentThreadCpuTime();
+        engine.hashRange(start, count, domain.width(), digests);
+        countEngineCpu(t0, context);
+    }
+
+    /** The values of {@code [start, start + count)} the engine reports as preimages, its CPU time counted. */
+    protected final long[] searchRange(long start, int count, Context context) {
+        long t0 = THREADS.getCurrentThreadCpuTime();
+        long[] found = engine.searchRange(start, count, domain.width(), targets);
+        countEngineCpu(t0, context);
+        return found;
+    }
+
+    /**
+     * CPU time of this thread inside the engine's calls: all of the engine's work with the native
+     * engine on one thread (the default, one vcore per map) and the Java engine; the driver's host
+     * time on an FPGA. What the job spends outside it is the framework's.
+     */
+    private void countEngineCpu(long t0, Context context) {
+        context.getCounter(Md5Counters.ENGINE_CPU_US).increment((THREADS.getCurrentThreadCpuTime() - t0) / 1000);
+    }
+
+    /** Hashes the values {@code [start, start + count)}, {@code count <= BATCH}, and emits what the mode emits for them. */
+    protected abstract void hashBatch(long start, int count, Context context) throws IOException, InterruptedException;
+
+    @Override
+    protected final void map(LongWritable start, LongWritable count, Context context) throws IOException, InterruptedException {
+        if (pending > 0 && start.get() != pendingStart + pending) {
+            flush(context);
+        }
+        if (pending == 0) {
+            pendingStart = start.get();
+        }
+        pending += count.get();
+        while (pending >= JobKeys.BATCH) {
+            hash(JobKeys.BATCH, context);
+        }
+    }
+
+    private void flush(Context context) throws IOException, InterruptedException {
+        while (pending > 0) {
+            hash((int) Math.min(pending, JobKeys.BATCH), context);
+        }
+    }
+
+    private void hash(int n, Context context) throws IOException, InterruptedException {
+        hashBatch(pendingStart, n, context);
+        pendingStart += n;
+        pending -= n;
+        // the engine's own count, not what it was handed
+        long hashed = engine.valuesHashed();
+        context.getCounter(Md5Counters.VALUES_HASHED).increment(hashed - counted);
+        counted = hashed;
+    }
+
     /** A task whose FPGA fails tells the NodeManager, which takes the device out (see yarn-fpga-resource). */
     @Override
     public void run(Context context) throws IOException, InterruptedException {
@@ -71,14 +141,13 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
+        flush(context);
         LocalTasks.MAPS.decrementAndGet();
         if (engine.kind().equals("fpga")) {
             LocalTasks.FPGA_MAPS.decrementAndGet();
         }
         FpgaFigures.count(engine, context);
         engine.close();
-        String task = context.getTaskAttemptID().getTaskID().toString();
-        new TaskSpan("map", task, TaskSpan.nodeName(), engine.kind(), TaskSpan.taskStart(startMs), startMs,
-            System.currentTimeMillis()).write(context);
+        TaskSpans.writeMap(context, engine, startMs);
     }
 }

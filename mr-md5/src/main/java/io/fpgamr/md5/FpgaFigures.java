@@ -1,20 +1,24 @@
 package io.fpgamr.md5;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.fpga.FpgaEngine;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Locale;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 
 /**
- * The FPGA driver's figures in the job: each FPGA map adds its device's to the job counters when
- * it ends, and the summary reports their sums (device cycles, modelled device time at the device's
- * clock, host time of the driver).
+ * The FPGA driver's figures in the job: each FPGA map adds its device's to the job counters when it
+ * ends, and the summary reports their sums. The device time is modelled (the device's cycle count at
+ * its clock), never measured; on a simulated device ({@code simulated}) the cycles are the HDL
+ * model's, counted by Verilator on a CPU.
+ *
+ * @param hostPerDevice host time over modelled device time
  */
-final class FpgaFigures {
-    private FpgaFigures() {
-    }
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+record FpgaFigures(long batches, long deviceCycles, double modelledDeviceS, double hostS, double hostPerDevice, long zeroCopyBatches,
+                   boolean simulated) {
 
     /** Adds an FPGA engine's figures to the task's counters; nothing for other engines. */
     static void count(Md5Engine engine, TaskInputOutputContext<?, ?, ?, ?> context) {
@@ -34,32 +38,22 @@ final class FpgaFigures {
         context.getCounter(Md5Counters.FPGA_ZERO_COPY_BATCHES).increment(s.zeroCopyBatches());
     }
 
-    /**
-     * The summary's {@code fpga} entry: {@code batches}, {@code device_cycles}, {@code device_s},
-     * {@code host_s}, {@code host_per_device} (host time over device time), {@code zero_copy_batches};
-     * null when no map used an FPGA.
-     */
-    static Map<String, Object> summary(Counters counters) {
+    /** The job's figures, or null when no map used an FPGA; {@code simulated}: whether its FPGA maps ran on a simulated device. */
+    static FpgaFigures of(Counters counters, boolean simulated) {
         long batches = counters.findCounter(Md5Counters.FPGA_BATCHES).getValue();
         if (batches == 0) {
             return null;
         }
         double device = counters.findCounter(Md5Counters.FPGA_DEVICE_US).getValue() / 1e6;
         double host = counters.findCounter(Md5Counters.FPGA_HOST_US).getValue() / 1e6;
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("batches", batches);
-        m.put("device_cycles", counters.findCounter(Md5Counters.FPGA_DEVICE_CYCLES).getValue());
-        m.put("device_s", device);
-        m.put("host_s", host);
-        m.put("host_per_device", device > 0 ? host / device : 0.0);
-        m.put("zero_copy_batches", counters.findCounter(Md5Counters.FPGA_ZERO_COPY_BATCHES).getValue());
-        return m;
+        return new FpgaFigures(batches, counters.findCounter(Md5Counters.FPGA_DEVICE_CYCLES).getValue(), device, host,
+            device > 0 ? host / device : 0.0, counters.findCounter(Md5Counters.FPGA_ZERO_COPY_BATCHES).getValue(), simulated);
     }
 
     /** One line for the summary on stderr. */
-    static String line(Map<String, Object> m) {
-        return String.format("fpga: %d batches, %d device cycles, %.3f ms modelled device time, %.3f ms driver host time (%.1f%% of it)",
-            (Long) m.get("batches"), (Long) m.get("device_cycles"), 1e3 * (Double) m.get("device_s"), 1e3 * (Double) m.get("host_s"),
-            100 * (Double) m.get("host_per_device"));
+    String line() {
+        return String.format(Locale.ROOT, "fpga: %d batches, %d device cycles, %.3f ms modelled device time (cycles at the device's clock), "
+                + "%.3f ms driver host time (%.1f%% of it)%s", batches, deviceCycles, 1e3 * modelledDeviceS, 1e3 * hostS, 100 * hostPerDevice,
+            simulated ? "; SIMULATED device: a CPU ran the HDL model, the cycles are the model's" : "");
     }
 }

@@ -3,6 +3,9 @@ package io.fpgamr.md5;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Writable;
@@ -12,6 +15,8 @@ import org.apache.hadoop.io.Writable;
  * messages), no length prefix: the width comes from the job configuration.
  */
 public class HashedValue implements Writable, Configurable {
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     private Configuration conf;
     private byte[] bytes = new byte[0];
     private int width;
@@ -34,9 +39,36 @@ public class HashedValue implements Writable, Configurable {
 
     /** Value encoded by the message, big-endian. */
     public long value() {
+        return value(bytes, 0, width);
+    }
+
+    /**
+     * Writes value {@code v}'s bytes, message ‖ digest, at {@code dst[off]}: the message is {@code v}
+     * big-endian in {@code width} bytes, the digest is the 16 bytes at {@code 16 * index} of
+     * {@code digests} (a batch of an engine's digests).
+     */
+    public static void encode(long v, int width, byte[] digests, int index, byte[] dst, int off) {
+        for (int j = 0; j < width; j++) {
+            dst[off + j] = (byte) (v >>> (8 * (width - 1 - j)));
+        }
+        System.arraycopy(digests, 16 * index, dst, off + width, 16);
+    }
+
+    /** Bytes 0..7 of the digest in a value's bytes at {@code off}, big-endian, as {@code TargetSet} takes them. */
+    public static long digestHi(byte[] b, int off, int width) {
+        return (long) LONG_BE.get(b, off + width);
+    }
+
+    /** Bytes 8..15 of the digest, big-endian. */
+    public static long digestLo(byte[] b, int off, int width) {
+        return (long) LONG_BE.get(b, off + width + 8);
+    }
+
+    /** The value a message of {@code width} bytes at {@code b[off]} encodes, big-endian. */
+    public static long value(byte[] b, int off, int width) {
         long v = 0;
         for (int i = 0; i < width; i++) {
-            v = (v << 8) | (bytes[i] & 0xff);
+            v = (v << 8) | (b[off + i] & 0xff);
         }
         return v;
     }
@@ -54,7 +86,7 @@ public class HashedValue implements Writable, Configurable {
     @Override
     public void setConf(Configuration conf) {
         this.conf = conf;
-        setWidth(new Domain(conf.getInt(JobKeys.BITS, 28)).width());
+        setWidth(JobKeys.domain(conf).width());
     }
 
     @Override

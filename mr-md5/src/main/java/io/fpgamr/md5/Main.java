@@ -1,6 +1,6 @@
 package io.fpgamr.md5;
 
-import io.fpgamr.md5.JobOptions.Mode;
+import io.fpgamr.md5.Md5Job.Mode;
 import java.io.PrintStream;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
@@ -43,9 +43,9 @@ public final class Main {
         try {
             switch (cmd) {
                 case "search":
-                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.SEARCH, out, err), rest);
+                    return ToolRunner.run(new Configuration(), new Launcher(Mode.SEARCH, out, err), rest);
                 case "bench":
-                    return ToolRunner.run(new Configuration(), new Md5Tool(Mode.BENCH, out, err), rest);
+                    return ToolRunner.run(new Configuration(), new Launcher(Mode.BENCH, out, err), rest);
                 case "energy":
                     return io.fpgamr.energy.EnergyCli.run(rest);
                 case "rate":
@@ -62,6 +62,9 @@ public final class Main {
         } catch (UsageException e) {
             err.println("fpgamr: " + e.getMessage());
             return 2;
+        } catch (JobFailedException e) {
+            err.println("fpgamr: " + e.getMessage());
+            return 1;
         } catch (Exception | LinkageError e) {
             err.println("fpgamr: failed: " + e);
             return 1;

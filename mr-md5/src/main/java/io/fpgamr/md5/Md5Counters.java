@@ -2,8 +2,16 @@ package io.fpgamr.md5;
 
 /** Job counters. */
 public enum Md5Counters {
+    /** Values the maps' engines hashed, as the engines count them ({@code Md5Engine.valuesHashed()}), summed. */
     VALUES_HASHED,
+    /** Preimages written: values whose host re-check (a Java re-hash) is a target digest. */
     PREIMAGES_FOUND,
+    /** Values an engine reported as preimages whose host re-check failed: never written. */
+    PREIMAGES_REJECTED,
+    /** CPU time of the maps' threads inside the engine's calls, microseconds (see {@code EngineMapper}). */
+    ENGINE_CPU_US,
+    /** Bench maps whose output {@link ByteKeyCollector} wrote (the others fell back to Hadoop's MapOutputBuffer). */
+    COLLECTOR_MAPS,
     /** Map tasks that hashed with the pure-Java engine because no native kernel was available. */
     JAVA_FALLBACK_MAPS,
     /** FPGA maps: the driver's figures, summed over the maps that hashed on a device. */

@@ -77,7 +77,7 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
 
     /** Records per split: the configured value, else enough splits for every map slot ({@link JobKeys#MAPS}). */
     public static long recordsPerSplit(Configuration conf) {
-        long records = recordCount(new Domain(conf.getInt(JobKeys.BITS, 28)).size(), conf.getInt(JobKeys.PPK, JobKeys.BATCH));
+        long records = recordCount(JobKeys.domain(conf).size(), JobKeys.ppk(conf));
         long configured = conf.getLong(JobKeys.RECORDS_PER_SPLIT, 0);
         if (configured > 0) {
             return configured;
@@ -99,8 +99,8 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
     @Override
     public List<InputSplit> getSplits(JobContext context) {
         Configuration conf = context.getConfiguration();
-        Domain domain = new Domain(conf.getInt(JobKeys.BITS, 28));
-        return splits(domain.size(), conf.getInt(JobKeys.PPK, JobKeys.BATCH), recordsPerSplit(conf));
+        Domain domain = JobKeys.domain(conf);
+        return splits(domain.size(), JobKeys.ppk(conf), recordsPerSplit(conf));
     }
 
     @Override
@@ -122,8 +122,8 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
         public void initialize(InputSplit split, TaskAttemptContext context) {
             Configuration conf = context.getConfiguration();
             RangeSplit range = (RangeSplit) split;
-            domainSize = new Domain(conf.getInt(JobKeys.BITS, 28)).size();
-            ppk = conf.getInt(JobKeys.PPK, JobKeys.BATCH);
+            domainSize = JobKeys.domain(conf).size();
+            ppk = JobKeys.ppk(conf);
             first = range.firstRecord;
             next = range.firstRecord;
             end = range.firstRecord + range.records;

@@ -68,9 +68,9 @@ class BadInputTest {
 
     @Test
     void benchRepeatsFiveTimesByDefaultAsTheThesisSearchOnce() throws UsageException {
-        assertEquals(5, JobOptions.parse(JobOptions.Mode.BENCH, new String[] {TARGET}, false).repeat());
-        assertEquals(1, JobOptions.parse(JobOptions.Mode.SEARCH, new String[] {TARGET}, false).repeat());
-        assertEquals(3, JobOptions.parse(JobOptions.Mode.SEARCH, new String[] {TARGET, "--repeat", "3"}, false).repeat());
+        assertEquals(5, RunConfig.parse(Md5Job.Mode.BENCH, new String[] {TARGET}, false).repeat());
+        assertEquals(1, RunConfig.parse(Md5Job.Mode.SEARCH, new String[] {TARGET}, false).repeat());
+        assertEquals(3, RunConfig.parse(Md5Job.Mode.SEARCH, new String[] {TARGET, "--repeat", "3"}, false).repeat());
     }
 
     @Test

@@ -1,12 +1,11 @@
 package io.fpgamr.energy.dashboard;
 
-import io.fpgamr.energy.report.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fpgamr.energy.Mappers;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** The PromQL expressions of a Grafana dashboard: every target's {@code expr}, with its panel's title. */
 public final class DashboardQueries {
@@ -24,32 +23,30 @@ public final class DashboardQueries {
             if (in == null) {
                 throw new IOException("the dashboard is not on the class path (" + BUNDLED + ")");
             }
-            return of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return of(Mappers.JSON.readTree(in));
         }
     }
 
-    public static List<Query> of(String dashboardJson) {
-        Object root = Json.parse(dashboardJson);
+    public static List<Query> of(String dashboardJson) throws IOException {
+        return of(Mappers.JSON.readTree(dashboardJson));
+    }
+
+    private static List<Query> of(JsonNode dashboard) {
         List<Query> out = new ArrayList<>();
-        collect(root, "", out);
+        collect(dashboard, "", out);
         return out;
     }
 
-    private static void collect(Object node, String panel, List<Query> out) {
-        if (node instanceof Map<?, ?> m) {
-            String title = m.get("title") instanceof String t && m.containsKey("targets") ? t : panel;
-            Object expr = m.get("expr");
-            if (expr instanceof String e && !e.isBlank()) {
-                Object ref = m.get("refId");
-                out.add(new Query(panel, ref == null ? "" : ref.toString(), e));
+    private static void collect(JsonNode node, String panel, List<Query> out) {
+        if (node.isObject()) {
+            String title = node.path("title").isTextual() && node.has("targets") ? node.get("title").asText() : panel;
+            String expr = node.path("expr").asText("");
+            if (!expr.isBlank()) {
+                out.add(new Query(panel, node.path("refId").asText(""), expr));
             }
-            for (Object v : m.values()) {
-                collect(v, title, out);
-            }
-        } else if (node instanceof List<?> l) {
-            for (Object v : l) {
-                collect(v, panel, out);
-            }
+            node.elements().forEachRemaining(v -> collect(v, title, out));
+        } else if (node.isArray()) {
+            node.forEach(v -> collect(v, panel, out));
         }
     }
 }

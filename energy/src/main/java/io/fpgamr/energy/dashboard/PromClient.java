@@ -1,6 +1,8 @@
 package io.fpgamr.energy.dashboard;
 
-import io.fpgamr.energy.report.Json;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fpgamr.energy.Mappers;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -9,8 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** Instant queries through Prometheus's HTTP API ({@code /api/v1/query}). */
 public final class PromClient {
@@ -22,8 +24,8 @@ public final class PromClient {
         this.base = URI.create(s.endsWith("/") ? s : s + "/");
     }
 
-    /** The outcome of one query: its result series, or the error Prometheus gave. */
-    public record Result(String expr, String error, List<Object> series) {
+    /** The outcome of one query: its result series (each {@code {"metric": {...}, "value": [t, "v"]}}), or the error Prometheus gave. */
+    public record Result(String expr, String error, List<JsonNode> series) {
         public boolean ok() {
             return error == null;
         }
@@ -33,39 +35,36 @@ public final class PromClient {
         }
     }
 
-    @SuppressWarnings("unchecked")
     public Result query(String expr) throws IOException, InterruptedException {
         URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8));
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).GET().build(),
             HttpResponse.BodyHandlers.ofString());
-        Object parsed;
+        JsonNode m;
         try {
-            parsed = Json.parse(r.body());
-        } catch (IllegalArgumentException e) {
+            m = Mappers.JSON.readTree(r.body());
+        } catch (JsonProcessingException e) {
             throw new IOException(uri + " answered HTTP " + r.statusCode() + " with no JSON");
         }
-        Map<String, Object> m = (Map<String, Object>) parsed;
-        if (!"success".equals(m.get("status"))) {
-            return new Result(expr, m.get("errorType") + ": " + m.get("error"), null);
+        if (!"success".equals(m.path("status").asText())) {
+            return new Result(expr, m.path("errorType").asText() + ": " + m.path("error").asText(), null);
         }
-        Map<String, Object> data = (Map<String, Object>) m.get("data");
-        Object result = data.get("result");
-        if (result instanceof List<?> l) {
-            return new Result(expr, null, (List<Object>) l);
+        JsonNode result = m.path("data").path("result");
+        List<JsonNode> series = new ArrayList<>();
+        if (result.isArray()) {
+            result.forEach(series::add);
+        } else {
+            series.add(result); // a scalar or string result: a single value
         }
-        // scalar or string results: a single value
-        return new Result(expr, null, List.of(result));
+        return new Result(expr, null, series);
     }
 
     /** The first value of each series of a vector result, as numbers. */
-    @SuppressWarnings("unchecked")
     public static double[] values(Result r) {
-        double[] out = new double[r.series().size()];
-        for (int i = 0; i < out.length; i++) {
-            Map<String, Object> s = (Map<String, Object>) r.series().get(i);
-            List<Object> v = (List<Object>) s.get("value");
-            out[i] = Double.parseDouble(v.get(1).toString());
-        }
-        return out;
+        return r.series().stream().mapToDouble(s -> Double.parseDouble(s.path("value").path(1).asText())).toArray();
+    }
+
+    /** The label {@code name} of each series of a vector result. */
+    public static List<String> label(Result r, String name) {
+        return r.series().stream().map(s -> s.path("metric").path(name).asText(null)).toList();
     }
 }

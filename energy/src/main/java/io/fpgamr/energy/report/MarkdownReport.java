@@ -26,6 +26,10 @@ public final class MarkdownReport {
         sb.append("- window: ").append(Instant.ofEpochMilli(e.job().submitMs())).append(" to ")
             .append(Instant.ofEpochMilli(e.job().doneMs())).append(", ").append(f3(e.seconds())).append(" s\n");
         sb.append("- power sampled every ").append(e.periodMs()).append(" ms\n");
+        String tag = e.modelled().isEmpty() ? "" : " (modelled)";
+        if (!tag.isEmpty()) {
+            sb.append("- **modelled, not measured**: ").append(String.join("; ", e.modelled())).append('\n');
+        }
         if (e.status().equals(JobEnergy.NO_SOURCE)) {
             sb.append("\nNo node of this job has a power source: the report gives times only.\n");
         } else if (e.status().contains("declared")) {
@@ -35,15 +39,16 @@ public final class MarkdownReport {
         sb.append("\n## Job\n\n| figure | value |\n|---|---:|\n");
         row(sb, "time [s]", f3(e.seconds()));
         row(sb, "values hashed", Long.toString(e.job().valuesHashed()));
-        row(sb, "energy [J]", opt(e.energyJ(), 3));
+        row(sb, "energy [J]" + tag, opt(e.energyJ(), 3));
         if (e.energyJ() == null && e.measuredEnergyJ() != null) {
             row(sb, "measured part of the energy [J]", opt(e.measuredEnergyJ(), 3));
         }
-        row(sb, "mean power [W]", opt(e.meanW(), 3));
-        row(sb, "TpW [values/J]", opt(e.tpw(), 2));
-        row(sb, "ED²P [J·s²]", e.ed2p() == null ? "not measured" : String.format(Locale.ROOT, "%.6g", e.ed2p()));
+        row(sb, "mean power [W]" + tag, opt(e.meanW(), 3));
+        row(sb, "TpW [values/J]" + tag, opt(e.tpw(), 2));
+        row(sb, "ED²P [J·s²]" + tag, e.ed2p() == null ? "not measured" : String.format(Locale.ROOT, "%.6g", e.ed2p()));
 
-        sb.append("\n## Stages\n\n| stage | time [s] | energy [J] | mean power [W] |\n|---|---:|---:|---:|\n");
+        sb.append("\n## Stages\n\n| stage | time [s] | energy [J]").append(tag).append(" | mean power [W]").append(tag)
+            .append(" |\n|---|---:|---:|---:|\n");
         for (StageEnergy s : e.stages()) {
             sb.append("| ").append(s.stage()).append(" | ").append(f3(s.seconds())).append(" | ").append(opt(s.energyJ(), 3))
                 .append(" | ").append(opt(s.meanW(), 3)).append(" |\n");
@@ -98,17 +103,22 @@ public final class MarkdownReport {
         sb.append("## Timing\n\n| t_map [s] | t_shuffle [s] | t_reduce [s] | t_total [s] |\n|---:|---:|---:|---:|\n| ");
         sb.append(cell(r.stat("map_s"), 2)).append(" | ").append(cell(r.stat("shuffle_s"), 2)).append(" | ")
             .append(cell(r.stat("reduce_s"), 2)).append(" | ").append(cell(r.stat("total_s"), 2)).append(" |\n");
-        sb.append("\n## Energy\n\n| energy [J] | mean power [W] | TpW [values/J] | ED²P [J·s²] |\n|---:|---:|---:|---:|\n| ");
+        String tag = r.basis().equals("modelled") ? " (modelled)" : "";
+        sb.append("\n## Energy").append(tag).append("\n\n| energy [J] | mean power [W] | TpW [values/J] | ED²P [J·s²] |\n|---:|---:|---:|---:|\n| ");
         sb.append(cell(r.stat("energy_j"), 3)).append(" | ").append(cell(r.stat("mean_w"), 3)).append(" | ")
             .append(cell(r.stat("tpw"), 2)).append(" | ").append(cell(r.stat("ed2p_js2"), 1)).append(" |\n");
         if (r.stat("tpw") == null && !r.runs().isEmpty()) {
             sb.append("\nTpW is missing: not every run was measured throughout (see each run's report).\n");
         }
-        sb.append("\n## Runs\n\n| run | job | status | t_total [s] | energy [J] | TpW [values/J] |\n|---:|---|---|---:|---:|---:|\n");
+        if (!tag.isEmpty()) {
+            sb.append("\nThe energy figures are modelled, not measured: see each run's report.\n");
+        }
+        sb.append("\n## Runs\n\n| run | job | status | basis | t_total [s] | energy [J] | TpW [values/J] |\n|---:|---|---|---|---:|---:|---:|\n");
         List<JobEnergy> runs = r.runs();
         for (int i = 0; i < runs.size(); i++) {
             JobEnergy e = runs.get(i);
             sb.append("| ").append(i + 1).append(" | ").append(e.job().jobId()).append(" | ").append(e.status()).append(" | ")
+                .append(e.basis()).append(" | ")
                 .append(f3(e.seconds())).append(" | ").append(opt(e.energyJ(), 3)).append(" | ").append(opt(e.tpw(), 2)).append(" |\n");
         }
         return sb.toString();

@@ -2,7 +2,7 @@ package io.fpgamr.energy.report;
 
 import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.NodeEnergy;
-import io.fpgamr.energy.Timeline;
+import io.fpgamr.energy.PerSecond;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
@@ -35,9 +35,10 @@ public final class PowerChart {
     }
 
     public static XYChart build(JobEnergy e, String title) {
-        Timeline t = e.timeline();
+        PerSecond t = e.perSecond();
         boolean anyPower = !t.nodeWatts().isEmpty();
-        String heading = title + (anyPower ? "" : " (no power source: task counts only)");
+        String heading = title + (anyPower ? "" : " (no power source: task counts only)")
+            + (e.job().simulated() ? " (maps on a simulated FPGA: modelled)" : "");
         XYChart chart = new XYChartBuilder().width(1100).height(520).title(heading)
             .xAxisTitle("time since submission [s]").yAxisTitle(anyPower ? powerAxisTitle(e) : "running tasks").build();
         Styler st = chart.getStyler();

@@ -1,5 +1,7 @@
 package io.fpgamr.energy.sample;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * One reading of one domain of one source on one node, standing for the interval
  * ({@code startMs}, {@code endMs}] on the wall clock shared with the job's task spans. A failed read
@@ -13,10 +15,33 @@ public record Sample(
     String domain,
     long startMs,
     long endMs,
-    double watts,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NaN.class) double watts,
     boolean measured,
     boolean primary,
     String gap) {
+
+    /** The raw samples as CSV: a job's samples.csv, the node exporter's /samples answer. */
+    public static final CsvTable<Sample> CSV = new CsvTable<>(Sample.class,
+        "start_ms", "end_ms", "node", "node_type", "source", "domain", "watts", "measured", "primary", "gap");
+
+    public Sample {
+        if (gap != null) {
+            watts = Double.NaN; // a gap has no reading, whatever a file's watts column says
+        }
+    }
+
+    /** Leaves a gap's watts (NaN) empty in the CSV. */
+    static final class NaN {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Double d && d.isNaN();
+        }
+
+        @Override
+        public int hashCode() {
+            return 0;
+        }
+    }
 
     public static Sample ok(String node, String nodeType, String source, String domain, long startMs, long endMs,
                             double watts, boolean measured, boolean primary) {

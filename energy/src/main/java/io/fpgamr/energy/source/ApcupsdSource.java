@@ -1,5 +1,6 @@
 package io.fpgamr.energy.source;
 
+import io.fpgamr.energy.config.Setting;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -21,6 +22,20 @@ import java.util.Map;
  */
 public final class ApcupsdSource implements PowerSource {
     public static final int DEFAULT_PORT = 3551;
+    public static final SourceKind KIND = new SourceKind("apcupsd", List.of(
+        Setting.of("address", "--apcupsd", Setting.HOST_PORT, "apcupsd's NIS, HOST[:PORT]; without it 127.0.0.1:3551 is probed briefly"),
+        Setting.of("nominal_watts", "--ups-nominal-watts", Setting.POSITIVE, "the UPS's nominal power where it reports no NOMPOWER")),
+        (o, timeoutMs) -> {
+            String hp = o.has("address") ? o.text("address") : "127.0.0.1:" + DEFAULT_PORT;
+            int colon = hp.lastIndexOf(':');
+            String host = colon > 0 ? hp.substring(0, colon) : hp;
+            int port = colon > 0 ? Integer.parseInt(hp.substring(colon + 1)) : DEFAULT_PORT;
+            try {
+                return open(host, port, o.has("address") ? timeoutMs : Math.min(timeoutMs, 300), o.number("nominal_watts"));
+            } catch (IOException e) {
+                throw new IOException("no apcupsd NIS answering at " + hp + ": " + e.getMessage(), e);
+            }
+        });
     private static final int MAX_RECORD = 8192;
 
     private final String host;
@@ -44,7 +59,7 @@ public final class ApcupsdSource implements PowerSource {
 
     @Override
     public String kind() {
-        return "apcupsd";
+        return KIND.name();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.fpgamr.energy.source;
 
+import io.fpgamr.energy.config.Setting;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -8,6 +10,15 @@ import java.util.List;
  * node has no measuring source.
  */
 public final class DeclaredSource implements PowerSource {
+    public static final SourceKind KIND = new SourceKind("declared", List.of(
+        Setting.of("watts", "--declare-watts", Setting.POSITIVE, "a wattage you state for this node: labelled declared, never measured")),
+        (o, timeoutMs) -> {
+            if (!o.has("watts")) {
+                throw new IOException("no wattage declared (--declare-watts W)");
+            }
+            return new DeclaredSource(o.number("watts"));
+        });
+
     private final double watts;
 
     public DeclaredSource(double watts) {
@@ -23,7 +34,7 @@ public final class DeclaredSource implements PowerSource {
 
     @Override
     public String kind() {
-        return "declared";
+        return KIND.name();
     }
 
     @Override

@@ -8,9 +8,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** Lists what power sources a node has, and why each missing one is missing. */
+/** The registry of source kinds, and the search for the ones a node has (and why the rest are absent). */
 public final class Discovery {
+    /** Every kind, in order of preference for a node's total: whole-node meters, then RAPL, then a declared wattage. */
+    public static final List<SourceKind> KINDS = List.of(ScopeSource.KIND, ApcupsdSource.KIND, IpmiSource.KIND, HwmonSource.KIND,
+        RaplSource.KIND, DeclaredSource.KIND);
+
     private Discovery() {
+    }
+
+    public static List<String> names() {
+        return KINDS.stream().map(SourceKind::name).toList();
     }
 
     /** A source kind the node does not have, with the reason. */
@@ -32,75 +40,16 @@ public final class Discovery {
     public static Result discover(SourceConfig cfg) {
         List<PowerSource> found = new ArrayList<>();
         List<Absent> absent = new ArrayList<>();
-        for (String kind : SourceConfig.KINDS) {
-            if (!cfg.wants(kind)) {
-                continue;
-            }
+        for (SourceKind kind : cfg.kinds()) {
             try {
-                PowerSource s = open(kind, cfg);
-                if (s != null) {
-                    found.add(s);
-                }
+                found.add(kind.opener().open(cfg.settings().under("sources." + kind.name()), cfg.timeoutMs()));
             } catch (IOException | RuntimeException e) {
-                absent.add(new Absent(kind, e.getMessage()));
+                absent.add(new Absent(kind.name(), e.getMessage()));
             }
         }
-        found.sort(Comparator.comparingInt(s -> rank(s, cfg.primary())));
+        // the configured primary first, then in the registry's order
+        found.sort(Comparator.comparingInt(s -> s.kind().equals(cfg.primary()) ? -1 : names().indexOf(s.kind())));
         return new Result(List.copyOf(found), List.copyOf(absent));
-    }
-
-    /** Lower is preferred: the configured primary, then whole-node meters, then RAPL, then declared. */
-    static int rank(PowerSource s, String primary) {
-        if (s.kind().equals(primary)) {
-            return -1;
-        }
-        return SourceConfig.KINDS.indexOf(s.kind());
-    }
-
-    private static PowerSource open(String kind, SourceConfig cfg) throws IOException {
-        switch (kind) {
-            case "scope":
-                if (cfg.scopeCsv() == null) {
-                    throw new IOException("no live trace configured (--scope-csv FILE --supply-volts V --shunt-ohms R)");
-                }
-                return new ScopeSource(cfg.scopeCsv(), cfg.shunt(), false);
-            case "apcupsd": {
-                String hp = cfg.apcupsd() != null ? cfg.apcupsd() : "127.0.0.1:" + ApcupsdSource.DEFAULT_PORT;
-                int colon = hp.lastIndexOf(':');
-                String host = colon > 0 ? hp.substring(0, colon) : hp;
-                int port = colon > 0 ? Integer.parseInt(hp.substring(colon + 1)) : ApcupsdSource.DEFAULT_PORT;
-                int timeout = cfg.apcupsd() != null ? cfg.timeoutMs() : Math.min(cfg.timeoutMs(), 300);
-                try {
-                    return ApcupsdSource.open(host, port, timeout, cfg.upsNominalWatts());
-                } catch (IOException e) {
-                    throw new IOException("no apcupsd NIS answering at " + hp + ": " + e.getMessage(), e);
-                }
-            }
-            case "ipmi": {
-                List<String> cmd = cfg.ipmiCommand();
-                if (cmd == null) {
-                    if (!IpmiSource.hasLocalBmc(cfg.devRoot())) {
-                        throw new IOException("no BMC device (" + cfg.devRoot().resolve("ipmi0") + ")");
-                    }
-                    if (!onPath("ipmitool")) {
-                        throw new IOException("a BMC device exists but ipmitool is not installed");
-                    }
-                    cmd = IpmiSource.DEFAULT_COMMAND;
-                }
-                return IpmiSource.open(cmd, cfg.timeoutMs());
-            }
-            case "hwmon":
-                return HwmonSource.open(cfg.hwmonRoot(), cfg.hwmonChannels());
-            case "rapl":
-                return RaplSource.open(cfg.powercapRoot());
-            case "declared":
-                if (cfg.declaredWatts() == null) {
-                    throw new IOException("no wattage declared (--declare-watts W)");
-                }
-                return new DeclaredSource(cfg.declaredWatts());
-            default:
-                throw new IllegalArgumentException(kind);
-        }
     }
 
     static boolean onPath(String program) {

@@ -1,5 +1,6 @@
 package io.fpgamr.energy.source;
 
+import io.fpgamr.energy.config.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,10 @@ import java.util.stream.Stream;
  * default every channel found, or those named in {@code channels} ({@code chip/label}).
  */
 public final class HwmonSource implements PowerSource {
-    public static final Path DEFAULT_ROOT = Path.of("/sys/class/hwmon");
+    public static final SourceKind KIND = new SourceKind("hwmon", List.of(
+        Setting.of("root", "--hwmon-root", Setting.PATH, "the kernel's hwmon class directory").withDefault(Path.of("/sys/class/hwmon")),
+        Setting.of("channels", "--hwmon-channel", Setting.listOf(Setting.TEXT), "the channels (CHIP/LABEL) that make up the node's power; default all")),
+        (o, timeoutMs) -> open(o.path("root"), o.list("channels")));
     private static final Pattern POWER = Pattern.compile("power(\\d+)_(input|average)");
 
     record Channel(String domain, Path file) {
@@ -110,7 +114,7 @@ public final class HwmonSource implements PowerSource {
 
     @Override
     public String kind() {
-        return "hwmon";
+        return KIND.name();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.fpgamr.energy.source;
 
+import io.fpgamr.energy.config.Setting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,23 @@ import java.util.regex.Pattern;
  */
 public final class IpmiSource implements PowerSource {
     public static final List<String> DEFAULT_COMMAND = List.of("ipmitool", "dcmi", "power", "reading");
+    public static final SourceKind KIND = new SourceKind("ipmi", List.of(
+        Setting.of("command", "--ipmi-command", Setting.COMMAND,
+            "the command printing a DCMI power reading; default `ipmitool dcmi power reading` where the node has a BMC device"),
+        Setting.of("dev_root", "--dev-root", Setting.PATH, "where the BMC device is looked for").withDefault(Path.of("/dev"))),
+        (o, timeoutMs) -> {
+            List<String> cmd = o.list("command");
+            if (cmd.isEmpty()) {
+                if (!hasLocalBmc(o.path("dev_root"))) {
+                    throw new IOException("no BMC device (" + o.path("dev_root").resolve("ipmi0") + ")");
+                }
+                if (!Discovery.onPath("ipmitool")) {
+                    throw new IOException("a BMC device exists but ipmitool is not installed");
+                }
+                cmd = DEFAULT_COMMAND;
+            }
+            return open(cmd, timeoutMs);
+        });
     private static final Pattern INSTANT = Pattern.compile("(?im)^\\s*Instantaneous power reading\\s*:\\s*([0-9]+(?:\\.[0-9]+)?)\\s*Watts");
     private static final Pattern STATE = Pattern.compile("(?im)^\\s*Power reading state is\\s*:\\s*(\\S+)");
 
@@ -45,7 +63,7 @@ public final class IpmiSource implements PowerSource {
 
     @Override
     public String kind() {
-        return "ipmi";
+        return KIND.name();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.fpgamr.energy.source;
 
+import io.fpgamr.energy.config.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +20,9 @@ import java.util.stream.Stream;
  * skipped too.
  */
 public final class RaplSource implements PowerSource {
-    /** Where the kernel lists powercap zones. */
-    public static final Path DEFAULT_ROOT = Path.of("/sys/class/powercap");
+    public static final SourceKind KIND = new SourceKind("rapl", List.of(
+        Setting.of("root", "--powercap-root", Setting.PATH, "the kernel's powercap class directory").withDefault(Path.of("/sys/class/powercap"))),
+        (o, timeoutMs) -> open(o.path("root")));
     private static final Pattern ZONE = Pattern.compile("intel-rapl:(\\d+)(?::(\\d+))?");
 
     /** One counter: its domain name, its energy file and the value at which it wraps. */
@@ -82,7 +84,7 @@ public final class RaplSource implements PowerSource {
 
     @Override
     public String kind() {
-        return "rapl";
+        return KIND.name();
     }
 
     @Override

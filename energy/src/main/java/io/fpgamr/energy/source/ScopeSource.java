@@ -1,5 +1,6 @@
 package io.fpgamr.energy.source;
 
+import io.fpgamr.energy.config.Setting;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,18 @@ import java.util.List;
  * last value.
  */
 public final class ScopeSource implements PowerSource {
+    public static final SourceKind KIND = new SourceKind("scope", List.of(
+        Setting.of("csv", "--scope-csv", Setting.PATH, "a shunt trace a data logger appends to (seconds, dU volts)")
+            .requires("supply_volts", "shunt_ohms"),
+        Setting.of("supply_volts", "--supply-volts", Setting.POSITIVE, "the shunt circuit's supply voltage Us"),
+        Setting.of("shunt_ohms", "--shunt-ohms", Setting.POSITIVE, "the shunt's resistance R")),
+        (o, timeoutMs) -> {
+            if (!o.has("csv")) {
+                throw new IOException("no live trace configured (--scope-csv FILE --supply-volts V --shunt-ohms R)");
+            }
+            return new ScopeSource(o.path("csv"), new ShuntFormula(o.number("supply_volts"), o.number("shunt_ohms")), false);
+        });
+
     private final Path file;
     private final ShuntFormula shunt;
     private long offset;
@@ -29,7 +42,7 @@ public final class ScopeSource implements PowerSource {
 
     @Override
     public String kind() {
-        return "scope";
+        return KIND.name();
     }
 
     @Override

@@ -1,0 +1,88 @@
+package io.fpgamr.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bench job's fast shuffle path end to end through bin/fpgamr (mr-md5's ByteKeyCollector,
+ * batched engine calls, KeyRunShuffle): one pair per value at both ends of the shuffle, in both
+ * input formats, on the embedded cluster and the local runner, and a map killed in the middle of
+ * a spill.
+ */
+class BenchShuffleTest {
+    @TempDir
+    Path tmp;
+
+    private final SplittableRandom random = new SplittableRandom(20261123L);
+
+    /** Runs bench for a planted value and checks the preimage, the values hashed and an exact shuffle; returns the summary. */
+    private JsonNode benchFindsThePlantedValue(int bits, String... options) throws Exception {
+        long values = 1L << bits;
+        long planted = random.nextLong(values);
+        Path json = tmp.resolve("summary.json");
+        String[] args = new String[options.length + 10];
+        args[0] = "bench";
+        System.arraycopy(options, 0, args, 1, options.length);
+        System.arraycopy(new String[] {Fpgamr.md5Hex(planted, bits), "--bits", "" + bits, "--repeat", "1", "--output",
+            tmp.resolve("out").toString(), "--summary-json", json.toString()}, 0, args, options.length + 1, 9);
+        Fpgamr.Result r = Fpgamr.run(tmp, args);
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of(Fpgamr.potLine(planted, bits)), r.outLines());
+        assertTrue(r.err().contains("values hashed " + values + " of " + values), r.err());
+        JsonNode s = Fpgamr.summary(json);
+        assertEquals(values, s.get("values_hashed").asLong());
+        JsonNode shuffle = s.get("shuffle");
+        assertEquals(values, shuffle.get("map_output_records").asLong(), "one pair per value leaves the maps");
+        assertEquals(values, shuffle.get("reduce_input_records").asLong(), "every pair reaches a reducer");
+        int width = Math.max(4, (bits + 7) / 8);
+        assertEquals(values * (1 + width + 16), shuffle.get("map_output_bytes").asLong(), "key byte, message, digest");
+        assertEquals(1 + width + 16, shuffle.get("bytes_per_record").asDouble());
+        int maps = 0;
+        for (JsonNode node : s.get("maps_by_node")) {
+            maps += node.get("cpu").asInt() + node.get("fpga").asInt();
+        }
+        assertEquals(maps, shuffle.get("collector_maps").asInt(), "every map's output went through the one-byte-key collector");
+        assertTrue(s.get("engine_cpu_s").asDouble() > 0);
+        return s;
+    }
+
+    @Test
+    void oneValuePerRecordOnTheLocalRunner() throws Exception {
+        JsonNode s = benchFindsThePlantedValue(20, "--cluster", "local", "--ppk", "1", "--reducers", "3");
+        assertEquals(0, s.get("shuffle").get("failed_map_attempts").asInt());
+    }
+
+    @Test
+    void oneValuePerRecordOnTheEmbeddedCluster() throws Exception {
+        benchFindsThePlantedValue(18, "--cluster", "embedded", "--ppk", "1", "--maps", "3", "--reducers", "5");
+    }
+
+    @Test
+    void oneValuePerRecordSearchOnTheEmbeddedCluster() throws Exception {
+        int bits = 18;
+        long planted = random.nextLong(1L << bits);
+        Fpgamr.Result r = Fpgamr.run(tmp, "search", Fpgamr.md5Hex(planted, bits), "--bits", "" + bits, "--ppk", "1", "--maps", "3",
+            "--output", tmp.resolve("s").toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of(Fpgamr.potLine(planted, bits)), r.outLines());
+        assertTrue(r.err().contains("values hashed " + (1L << bits) + " of " + (1L << bits)), r.err());
+    }
+
+    @Test
+    void aMapKilledInTheMiddleOfASpillIsRedoneAndTheCountsStayExact() throws Exception {
+        // A 1 MiB collector buffer makes every map spill many times and merge; the first attempt of
+        // map 0 halts its JVM once its first spill has a partition on disk (the collector's test hook).
+        JsonNode s = benchFindsThePlantedValue(20, "-D", "fpgamr.collector.test.halt-in-spill=true", "-D",
+            "fpgamr.collector.buffer.mb=1", "--cluster", "embedded", "--maps", "4", "--reducers", "4");
+        assertEquals(1, s.get("shuffle").get("failed_map_attempts").asInt(), "the killed attempt");
+        // each pair written once in a spill and once by the merge (the killed attempt's are not counted); held in memory on the reduce side
+        assertEquals(2L << 20, s.get("shuffle").get("spilled_records").asLong());
+    }
+}

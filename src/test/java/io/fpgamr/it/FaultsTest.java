@@ -1,0 +1,220 @@
+package io.fpgamr.it;
+
+import static io.fpgamr.it.StandingCluster.assertNoAssignmentWhileUnhealthy;
+import static io.fpgamr.it.StandingCluster.await;
+import static io.fpgamr.it.StandingCluster.count;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.energy.TaskSpan;
+import io.fpgamr.it.StandingCluster.DeviceEvent;
+import io.fpgamr.it.StandingCluster.Run;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerReport;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Faults, for real, on the embedded heterogeneous cluster (in a process of its own, as
+ * {@link FpgaSchedulingTest}'s): a map task's JVM killed mid-job, a simulated FPGA that fails
+ * mid-batch (a DMA error, a hang: faults the Verilated device injects through its driver spec), and
+ * the FPGA node's NodeManager stopped mid-job. Each time the job succeeds with the same preimages
+ * and every value hashed exactly once, as the job's own counters (only the attempts that succeeded
+ * count) and its timeline show. The NodeManager goes last: the cluster has no FPGA node after it.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultsTest extends OnStandingCluster {
+    /** A search whose maps each take seconds (pure Java hashing): long enough to be caught mid-map. */
+    private static final int JAVA_BITS = 24;
+
+    private CompletableFuture<Run> javaSearch(String name, int maps) {
+        return searchInBackground(name, JAVA_BITS, "--accel", "java", "--maps", Integer.toString(maps));
+    }
+
+    /** The map spans of a finished job: each map task exactly once, on the nodes it really finished on. */
+    private List<TaskSpan> mapSpans(Run run, int maps) throws IOException {
+        List<TaskSpan> spans = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+        assertEquals(maps, spans.size(), spans.toString());
+        assertEquals(maps, spans.stream().map(TaskSpan::task).distinct().count(), spans.toString());
+        return spans;
+    }
+
+    /** A running map container of the one running job: its id and the node it runs on. */
+    private Optional<ContainerReport> runningMap(String onNode) throws Exception {
+        for (ApplicationReport app : cluster.yarn().getApplications(EnumSet.of(YarnApplicationState.RUNNING))) {
+            ApplicationAttemptId attempt = app.getCurrentApplicationAttemptId();
+            ContainerId am = cluster.yarn().getApplicationAttemptReport(attempt).getAMContainerId();
+            for (ContainerReport c : cluster.yarn().getContainers(attempt)) {
+                if (c.getContainerState() == ContainerState.RUNNING && !c.getContainerId().equals(am)
+                    && (onNode == null || c.getAssignedNode().toString().equals(onNode))) {
+                    return Optional.of(c);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The JVM a NodeManager launched for a container: the pid it recorded for the container
+     * ({@code <container>.pid} among its private files), or the java process under it.
+     */
+    private Optional<ProcessHandle> jvmOf(ContainerId container) {
+        String pidFile = container + ".pid";
+        Optional<Path> file;
+        try (Stream<Path> walk = Files.walk(cluster.daemonsDir())) {
+            file = walk.filter(p -> p.getFileName().toString().equals(pidFile)).findFirst();
+        } catch (IOException | UncheckedIOException e) {
+            return Optional.empty(); // a file vanished while walking: look again
+        }
+        if (file.isEmpty()) {
+            return Optional.empty();
+        }
+        long pid;
+        try {
+            String text = Files.readString(file.get()).strip();
+            if (text.isEmpty()) {
+                return Optional.empty();
+            }
+            pid = Long.parseLong(text);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return ProcessHandle.of(pid).flatMap(p -> isJava(p) ? Optional.of(p) : p.descendants().filter(FaultsTest::isJava).findFirst());
+    }
+
+    private static boolean isJava(ProcessHandle p) {
+        return p.info().command().map(c -> c.endsWith("/java")).orElse(false);
+    }
+
+    @Test
+    @Order(1)
+    void aMapJvmKilledMidJobIsRunAgainAndNothingIsLostOrCountedTwice() throws Exception {
+        int maps = 4;
+        CompletableFuture<Run> job = javaSearch("killed-jvm", maps);
+        ProcessHandle[] killed = new ProcessHandle[1];
+        await("a running map's JVM", 300_000, () -> {
+            if (job.isDone()) {
+                return true;
+            }
+            Optional<ContainerReport> map = runningMap(null);
+            Optional<ProcessHandle> jvm = map.flatMap(c -> jvmOf(c.getContainerId()));
+            if (jvm.isPresent() && jvm.get().destroyForcibly()) {
+                killed[0] = jvm.get();
+                return true;
+            }
+            return false;
+        });
+        assertTrue(killed[0] != null, "the job ended before a map's JVM could be killed");
+        await("the killed JVM gone", 60_000, () -> !killed[0].isAlive());
+
+        Run run = job.get();
+        cluster.assertFoundEverything(run, JAVA_BITS);
+        Job j = cluster.finishedJob(run.jobId());
+        assertEquals(1, j.getCounters().findCounter(JobCounter.NUM_FAILED_MAPS).getValue(), "the killed attempt failed, and only it");
+        assertEquals(maps, j.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue() - 1, "one map ran twice");
+        mapSpans(run, maps);
+    }
+
+    @Test
+    @Order(2)
+    void anFpgaThatFailsMidBatchIsTakenOutItsBatchRedoneAndItComesBack() throws Exception {
+        for (String fault : List.of("fault=dma_error@2", "fault=hang@2,timeout_ms=3000")) {
+            int bits = 21;
+            int maps = 4; // 2^19 values each: two device batches, the second fails
+            long since = System.currentTimeMillis();
+            for (int d = 0; d < DEVICES; d++) {
+                Files.writeString(cluster.device(d).resolve("options"), fault + "\n");
+            }
+            String name = fault.substring("fault=".length(), fault.indexOf('@'));
+            CompletableFuture<Run> job = searchInBackground("fpga-" + name, bits, "--accel", "auto", "--maps", Integer.toString(maps),
+                "--design", "vsim-p4");
+            AtomicLong fewest = cluster.fewestFpgasWhile(fpgaNode, job);
+            // Once a device is out of service its fault is cleared, so that it comes back sound.
+            boolean[] cleared = new boolean[DEVICES];
+            await("the job with " + fault, 600_000, () -> {
+                for (int d = 0; d < DEVICES; d++) {
+                    if (!cleared[d] && count(cluster.events(d, since), e -> e.name().equals("unhealthy")) > 0) {
+                        Files.deleteIfExists(cluster.device(d).resolve("options"));
+                        cleared[d] = true;
+                    }
+                }
+                return job.isDone();
+            });
+            Run run = job.get();
+            for (int d = 0; d < DEVICES; d++) {
+                Files.deleteIfExists(cluster.device(d).resolve("options"));
+            }
+
+            cluster.assertFoundEverything(run, bits);
+            long faults = 0;
+            List<Integer> faulty = new ArrayList<>();
+            for (int d = 0; d < DEVICES; d++) {
+                List<DeviceEvent> log = cluster.events(d, since);
+                long f = count(log, e -> e.name().equals("fault"));
+                if (f > 0) {
+                    faulty.add(d);
+                    assertTrue(count(log, e -> e.name().equals("unhealthy")) >= 1, fault + ": vsim" + d + " failed but stayed in: " + log);
+                }
+                assertNoAssignmentWhileUnhealthy(log);
+                faults += f;
+            }
+            assertFalse(faulty.isEmpty(), fault + ": no device failed under a map");
+            Job j = cluster.finishedJob(run.jobId());
+            assertEquals(faults, j.getCounters().findCounter(JobCounter.NUM_FAILED_MAPS).getValue(),
+                fault + ": every failed attempt was a faulty device's, and its batch was redone");
+            assertTrue(fewest.get() < DEVICES, fault + ": the ResourceManager counted the healthy devices only, saw " + fewest.get());
+            mapSpans(run, maps);
+
+            await("the devices back after " + fault, RECOVERY_MS + 60_000, () -> {
+                for (int d : faulty) {
+                    if (count(cluster.events(d, since), e -> e.name().equals("healthy")) == 0) {
+                        return false;
+                    }
+                }
+                return cluster.fpgasByNode().get(fpgaNode) == DEVICES;
+            });
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theFpgaNodeStoppedMidJobTheJobCompletesOnTheOtherNode() throws Exception {
+        int maps = 6;
+        CompletableFuture<Run> job = javaSearch("node-stopped", maps);
+        await("a map running on the FPGA node", 300_000, () -> job.isDone()
+            || runningMap(fpgaNode).flatMap(c -> jvmOf(c.getContainerId())).isPresent());
+        assertFalse(job.isDone(), "the job ended before a map ran on the FPGA node");
+        long stoppedMs = System.currentTimeMillis();
+        cluster.stopFpgaNode();
+        await("the ResourceManager without the FPGA node", 120_000, () -> !cluster.fpgasByNode().containsKey(fpgaNode));
+
+        Run run = job.get();
+        cluster.assertFoundEverything(run, JAVA_BITS);
+        List<TaskSpan> spans = mapSpans(run, maps);
+        for (TaskSpan s : spans) {
+            assertTrue(!s.node().equals(fpgaNode) || s.endMs() <= stoppedMs, "a map finished on the stopped node: " + s);
+        }
+        assertTrue(spans.stream().anyMatch(s -> !s.node().equals(fpgaNode) && s.startMs() >= stoppedMs),
+            "the maps of the stopped node ran again on the other: " + spans);
+    }
+}
