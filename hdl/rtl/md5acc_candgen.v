@@ -51,6 +51,7 @@ module md5acc_candgen #(
     localparam integer FP_W = $clog2(MPB4);
     localparam integer CW = $clog2(NPIPE + 1);
     localparam [63:0] LANE_MASK = NPIPE - 1;        // NPIPE must be a power of two
+    localparam integer RS_W = CW + 1;               // low bits of `remaining` that count lanes
 
     // padded block words 0 and 1 of the message msg[8j+7:8j] = byte j
     function [63:0] pad(input [63:0] msg, input [3:0] w);
@@ -83,14 +84,20 @@ module md5acc_candgen #(
     // ---- hash group
     wire [7:0] mpb = slot8 ? MPB8[7:0] : MPB4[7:0];
     wire [7:0] beat_left = mpb - {{(8-FP_W){1'b0}}, feed_pos};
+    // `remaining` against a lane count: its low bits, once its high bits are
+    // zero (an OR tree, not a 65-bit comparison in the issue path)
+    wire rem_small = remaining[64:RS_W] == {(65-RS_W){1'b0}};
+    wire [RS_W-1:0] rem_lo = remaining[RS_W-1:0];
+    wire rem_le_npipe = rem_small && rem_lo <= NPIPE;               // search: the last group
     reg  [CW-1:0] hcnt;
     always @* begin
         hcnt = HASH_LANES[CW-1:0];
         if ({24'd0, beat_left} < HASH_LANES) hcnt = beat_left[CW-1:0];
-        if (remaining < {{(65-CW){1'b0}}, hcnt}) hcnt = remaining[CW-1:0];
+        if (rem_small && rem_lo < {{(RS_W-CW){1'b0}}, hcnt}) hcnt = rem_lo[CW-1:0];
     end
+    wire last_group = rem_small && rem_lo == {{(RS_W-CW){1'b0}}, hcnt};  // hash: the job's last messages
     wire [7:0] feed_next = {{(8-FP_W){1'b0}}, feed_pos} + {{(8-CW){1'b0}}, hcnt};
-    wire last_in_beat = (feed_next >= mpb) || (remaining == {{(65-CW){1'b0}}, hcnt});
+    wire last_in_beat = (feed_next >= mpb) || last_group;
 
     assign done = !running;
     wire issue = running && !stop && credit && (op || rd_valid);
@@ -98,11 +105,11 @@ module md5acc_candgen #(
 
     reg [NPIPE-1:0] mask;
     reg [NPIPE*64-1:0] blk;
-    integer j;
+    integer j, k;   // one loop variable per process (a shared one would be a register too)
     always @* begin
         for (j = 0; j < NPIPE; j = j + 1) begin
             if (op) begin
-                mask[j] = (!first || j >= skip) && (remaining > j);
+                mask[j] = (!first || j >= skip) && (!rem_small || rem_lo > j);
                 // lane index into the message byte of the value's low byte
                 blk[64*j +: 64] = base_blk | ((64'd0 + j) << {width - 4'd1, 3'b000});
             end else if (j < HASH_LANES) begin
@@ -127,7 +134,7 @@ module md5acc_candgen #(
             end else if (stop) begin
                 running <= 1'b0;
             end else if (issue) begin
-                if (op ? remaining <= NPIPE : remaining == {{(65-CW){1'b0}}, hcnt}) running <= 1'b0;
+                if (op ? rem_le_npipe : last_group) running <= 1'b0;
             end
         end
     end
@@ -142,16 +149,16 @@ module md5acc_candgen #(
         end else if (issue) begin
             first <= 1'b0;
             base <= base + NPIPE;
-            if (op) remaining <= (remaining > NPIPE) ? remaining - NPIPE : 65'd0;
+            if (op) remaining <= rem_le_npipe ? 65'd0 : remaining - NPIPE;
             else begin
                 remaining <= remaining - {{(65-CW){1'b0}}, hcnt};
                 feed_pos <= last_in_beat ? {FP_W{1'b0}} : feed_next[FP_W-1:0];
             end
         end
         out_mask <= mask;
-        for (j = 0; j < NPIPE; j = j + 1) begin
-            out_m0[32*j +: 32] <= blk[64*j +: 32];
-            out_m1[32*j +: 32] <= blk[64*j + 32 +: 32];
+        for (k = 0; k < NPIPE; k = k + 1) begin
+            out_m0[32*k +: 32] <= blk[64*k +: 32];
+            out_m1[32*k +: 32] <= blk[64*k + 32 +: 32];
         end
     end
 

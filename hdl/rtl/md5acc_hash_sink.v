@@ -94,7 +94,10 @@ module md5acc_hash_sink #(
         .in_valid((in_valid && gb_full) || gb_flush), .in_ready(fifo_in_ready), .in_data({gb_valid, gb_beat}),
         .out_valid(fifo_valid), .out_ready(fifo_pop), .out_data(fifo_data),
         .count(fifo_count));
-    assign room = fifo_count <= DEPTH - SLACK;
+    // registered: one clock late, so SLACK covers one group more than the pipelines hold
+    reg room_r;
+    always @(posedge clk) room_r <= !rst && fifo_count < DEPTH - SLACK;
+    assign room = room_r;
     generate
         for (s = 0; s < DPB; s = s + 1) begin : g_strb
             assign wstrb[16*s +: 16] = {16{fifo_data[DATA_W + s]}};
@@ -105,20 +108,30 @@ module md5acc_hash_sink #(
     assign fifo_pop = wdata_ready;
 
     // FIFO -> bursts: a burst is commanded when its beats are in the FIFO
-    // (or, once drained, whatever is left), never across 4 KiB
+    // (or, once drained, whatever is left), never across 4 KiB. For the
+    // clock rate every decision starts at a register: the burst wanted next
+    // (MAX_BURST, the page's end, the beats left) is registered, so after a
+    // command one clock passes before the next (a burst is >= 1 beat and a
+    // beat is a clock, so this costs nothing once bursts are 2 beats or
+    // more); `avail` counts the FIFO's beats not yet commanded.
     reg  [ADDR_W-1:0] hw_addr;
-    reg  [63:0]  hw_left;          // beats not yet commanded
-    reg  [FC_W:0] hw_committed;    // beats commanded but not yet sent
-    wire [FC_W:0] uncommitted = {1'b0, fifo_count} - hw_committed;
-    wire [12:0]  hw_to_page = PAGE_BEATS[12:0] - {1'b0, hw_addr[11:LSB]};
-    reg  [8:0]   hw_want;
+    reg  [63:0]       hw_left;     // beats not yet commanded
+    reg  [FC_W-1:0]   avail;       // beats in the FIFO not yet commanded
+    reg  [8:0]        hw_want;     // the next burst's length, when want_ok
+    reg               want_ok;
+    wire [12:0] to_page = PAGE_BEATS[12:0] - {1'b0, hw_addr[11:LSB]};
+    wire        left_small = hw_left[63:9] == 55'd0;
+    reg  [8:0]  want_next;
     always @* begin
-        hw_want = MAX_BURST[8:0];
-        if (hw_to_page < {4'd0, hw_want}) hw_want = hw_to_page[8:0];
-        if (hw_left < {55'd0, hw_want}) hw_want = hw_left[8:0];
+        want_next = MAX_BURST[8:0];
+        if (to_page < {4'd0, want_next}) want_next = to_page[8:0];
+        if (left_small && hw_left[8:0] < want_next) want_next = hw_left[8:0];
     end
-    wire [8:0] hw_len = (uncommitted < hw_want) ? uncommitted[8:0] : hw_want;
-    assign wcmd_valid = active && hw_len != 9'd0 && (hw_len == hw_want || (drained && gb_n == {GN_W{1'b0}}));
+    wire [8:0] avail9 = {{(9-FC_W){1'b0}}, avail};
+    wire [8:0] hw_len = (avail9 < hw_want) ? avail9 : hw_want;
+    wire fifo_push = ((in_valid && gb_full) || gb_flush) && fifo_in_ready;
+    assign wcmd_valid = active && want_ok && hw_len != 9'd0 &&
+                        (hw_len == hw_want || (drained && gb_n == {GN_W{1'b0}}));
     assign wcmd_addr = hw_addr;
     assign wcmd_len = hw_len[7:0] - 8'd1;
     wire cmd_fire = wcmd_valid && wcmd_ready;
@@ -127,17 +140,20 @@ module md5acc_hash_sink #(
         if (rst || start) begin
             hw_addr <= dst;
             hw_left <= (count + DPB - 1) >> $clog2(DPB);
-            hw_committed <= {(FC_W+1){1'b0}};
+            avail <= {FC_W{1'b0}};
+            want_ok <= 1'b0;
         end else begin
+            want_ok <= !cmd_fire;
+            hw_want <= want_next;
             if (cmd_fire) begin
                 hw_addr <= hw_addr + ({{(ADDR_W-9){1'b0}}, hw_len} << LSB);
                 hw_left <= hw_left - {55'd0, hw_len};
             end
-            hw_committed <= hw_committed + (cmd_fire ? hw_len[FC_W:0] : {(FC_W+1){1'b0}}) -
-                            {{FC_W{1'b0}}, fifo_valid && fifo_pop};
+            avail <= avail + {{(FC_W-1){1'b0}}, fifo_push} - (cmd_fire ? hw_len[FC_W-1:0] : {FC_W{1'b0}});
         end
     end
 
-    assign idle = gb_n == {GN_W{1'b0}} && fifo_count == {FC_W{1'b0}} && hw_committed == {(FC_W+1){1'b0}};
+    // every beat went out when the FIFO is empty (a command covers only beats in it)
+    assign idle = gb_n == {GN_W{1'b0}} && fifo_count == {FC_W{1'b0}};
 endmodule
 `default_nettype wire

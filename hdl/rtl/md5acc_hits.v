@@ -41,7 +41,7 @@ module md5acc_hits #(
                 .in_data({in_value[64*j +: 64], in_digest[128*j +: 128]}),
                 .out_valid(f_valid[j]), .out_ready(f_ready[j]), .out_data(f_data[192*j +: 192]),
                 .count(cnt));
-            assign f_low[j] = cnt <= DEPTH - SLACK;
+            assign f_low[j] = cnt < DEPTH - SLACK;
             assign f_empty[j] = cnt == 0;
             assign f_ready[j] = out_ready && sel[j];
         end
@@ -60,7 +60,10 @@ module md5acc_hits #(
     end
 
     assign out_valid = |f_valid;
-    assign room = &f_low;
+    // registered: one clock late, so SLACK covers one group more than the pipelines hold
+    reg room_r;
+    always @(posedge clk) room_r <= !rst && &f_low;
+    assign room = room_r;
     assign empty = &f_empty;
 endmodule
 `default_nettype wire

@@ -45,8 +45,13 @@ module md5acc_match_writer #(
     reg  [ADDR_W-1:0] rec_at;
     reg  [ADDR_W-1:0] waddr;      // dst + 32 * (issued mod cap)
     reg  [31:0]       roff;       // issued mod cap
-
-    assign full = (issued - host_ack) >= cap;
+    reg  [31:0]       cap_m1;     // cap - 1: the ring's last record
+    // registered: after a record the writer spends at least one clock in a
+    // data state, in which `full` catches up with `issued`; MATCH_ACK only
+    // grows during a job, so a late `full` is never too optimistic
+    reg               full_r;
+    always @(posedge clk) full_r <= !(rst || start) && (issued - host_ack) >= cap;
+    assign full = full_r;
     assign wcmd_valid = state == 2'd0 && in_valid && !full;
     assign in_ready = wcmd_valid && wcmd_ready;
     assign wcmd_len = RB[7:0] - 8'd1;
@@ -75,12 +80,13 @@ module md5acc_match_writer #(
             issued <= 32'd0;
             roff <= 32'd0;
             waddr <= dst;
+            cap_m1 <= cap - 32'd1;
         end else begin
             case (state)
                 2'd0: if (in_ready) begin
                     state <= 2'd1;
                     issued <= issued + 32'd1;
-                    if (roff + 32'd1 == cap) begin
+                    if (roff == cap_m1) begin
                         roff <= 32'd0;
                         waddr <= dst;
                     end else begin

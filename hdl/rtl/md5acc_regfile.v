@@ -43,15 +43,15 @@ module md5acc_regfile #(
     output reg  [31:0] cfg_cap,
     output reg  [31:0] match_ack,
     input  wire        job_start,      // clears MATCH_ACK
-    // strobes
-    output wire        start_req,
-    output wire        abort_req,
-    output wire        filter_we,
-    output wire        filter_array,
-    output wire [8:0]  filter_word,
-    output wire [31:0] wr_data,
-    output wire        irq_clear,
-    output wire        irq_enable_we,
+    // strobes (registered: the clock after the write, with its data)
+    output reg         start_req,
+    output reg         abort_req,
+    output reg         filter_we,
+    output reg         filter_array,
+    output reg  [8:0]  filter_word,
+    output reg  [31:0] wr_data,
+    output reg         irq_clear,
+    output reg         irq_enable_we,
     // status
     input  wire [31:0] status,
     input  wire [2:0]  irq_status,
@@ -70,19 +70,22 @@ module md5acc_regfile #(
     assign s_axil_bresp = 2'b00;
     assign s_axil_arready = rd_en;
     assign s_axil_rresp = 2'b00;
-    assign wr_data = s_axil_wdata;
+    wire [31:0] wdata = s_axil_wdata;
 
     reg [31:0] scratch;
     reg [9:0]  filter_addr;
 
     wire wr_ctrl = wr_en && wr_addr == REG_CTRL;
-    assign start_req = wr_ctrl && wr_data[CTRL_START_LSB];
-    assign abort_req = wr_ctrl && wr_data[CTRL_ABORT_LSB];
-    assign filter_we = wr_en && wr_addr == REG_FILTER_DATA;
-    assign filter_array = filter_addr[9];
-    assign filter_word = filter_addr[8:0];
-    assign irq_clear = wr_en && wr_addr == REG_IRQ_STATUS;
-    assign irq_enable_we = wr_en && wr_addr == REG_IRQ_ENABLE;
+    always @(posedge clk) begin
+        start_req <= !rst && wr_ctrl && wdata[CTRL_START_LSB];
+        abort_req <= !rst && wr_ctrl && wdata[CTRL_ABORT_LSB];
+        filter_we <= !rst && wr_en && wr_addr == REG_FILTER_DATA;
+        irq_clear <= !rst && wr_en && wr_addr == REG_IRQ_STATUS;
+        irq_enable_we <= !rst && wr_en && wr_addr == REG_IRQ_ENABLE;
+        filter_array <= filter_addr[9];
+        filter_word <= filter_addr[8:0];
+        wr_data <= wdata;
+    end
 
     reg [31:0] rd_data;
     always @* begin
@@ -150,19 +153,19 @@ module md5acc_regfile #(
         end else begin
             if (wr_en) begin
                 case (wr_addr)
-                    REG_SCRATCH:     scratch <= wr_data;
-                    REG_MODE:        begin cfg_op <= wr_data[MODE_OP_LSB]; cfg_width <= wr_data[MODE_WIDTH_LSB +: 4]; end
-                    REG_START_LO:    cfg_start[31:0] <= wr_data;
-                    REG_START_HI:    cfg_start[63:32] <= wr_data;
-                    REG_COUNT_LO:    cfg_count[31:0] <= wr_data;
-                    REG_COUNT_HI:    cfg_count[63:32] <= wr_data;
-                    REG_SRC_LO:      cfg_src[31:0] <= wr_data;
-                    REG_SRC_HI:      cfg_src[63:32] <= wr_data;
-                    REG_DST_LO:      cfg_dst[31:0] <= wr_data;
-                    REG_DST_HI:      cfg_dst[63:32] <= wr_data;
-                    REG_MATCH_CAP:   cfg_cap <= wr_data;
-                    REG_MATCH_ACK:   match_ack <= wr_data;
-                    REG_FILTER_ADDR: filter_addr <= wr_data[9:0];
+                    REG_SCRATCH:     scratch <= wdata;
+                    REG_MODE:        begin cfg_op <= wdata[MODE_OP_LSB]; cfg_width <= wdata[MODE_WIDTH_LSB +: 4]; end
+                    REG_START_LO:    cfg_start[31:0] <= wdata;
+                    REG_START_HI:    cfg_start[63:32] <= wdata;
+                    REG_COUNT_LO:    cfg_count[31:0] <= wdata;
+                    REG_COUNT_HI:    cfg_count[63:32] <= wdata;
+                    REG_SRC_LO:      cfg_src[31:0] <= wdata;
+                    REG_SRC_HI:      cfg_src[63:32] <= wdata;
+                    REG_DST_LO:      cfg_dst[31:0] <= wdata;
+                    REG_DST_HI:      cfg_dst[63:32] <= wdata;
+                    REG_MATCH_CAP:   cfg_cap <= wdata;
+                    REG_MATCH_ACK:   match_ack <= wdata;
+                    REG_FILTER_ADDR: filter_addr <= wdata[9:0];
                     REG_FILTER_DATA: filter_addr <= filter_addr + 10'd1;
                     default: ;
                 endcase

@@ -299,18 +299,34 @@ module md5acc_top #(
         .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid),
         .m_axi_bready(m_axi_bready));
 
-    // hash: digests whose beats were acknowledged (the last beat may be partial)
-    wire [63:0] h_acked = values_done + ({55'd0, ack_beats} << $clog2(DPB));
-    // search: records written and not yet consumed by the host
-    wire [31:0] match_unacked = match_count - match_ack;
+    // hash: digests whose beats were acknowledged, in two registered steps
+    // (one carry chain each): the acknowledged beats' digests, then at most
+    // the digests issued (the last beat may be partial)
+    reg  [63:0] h_acked;
+    reg         h_acked_new;
+    always @(posedge clk) begin
+        if (rst || launch) h_acked <= 64'd0;
+        else if (ack_valid && !job_op) h_acked <= h_acked + ({55'd0, ack_beats} << $clog2(DPB));
+        h_acked_new <= !rst && ack_valid && !job_op;
+    end
+    // search: records written and not yet consumed by the host; the MATCH
+    // condition is registered (an interrupt one clock later)
     wire [31:0] match_thresh = (job_cap > 32'd1) ? {1'b0, job_cap[31:1]} : 32'd1;
+    reg match_irq;
+    always @(posedge clk)
+        match_irq <= !rst && state == S_RUN && job_op && (match_count - match_ack) >= match_thresh;
 
     // ------------------------------------------------------------------
-    wire finished = state == S_RUN && !launch && drained && !cmp_busy && hits_empty && mw_idle &&
-                    hs_idle && wr_idle && !rd_busy;
+    // completion, registered: every part idle and every count settled
+    // (once a job is quiet nothing in it moves again)
+    wire quiet = drained && !cmp_busy && hits_empty && mw_idle && hs_idle && wr_idle && !rd_busy &&
+                 !ack_valid && !h_acked_new;
+    reg  quiet_r;
+    always @(posedge clk) quiet_r <= !rst && state == S_RUN && !launch && quiet;
+    wire finished = state == S_RUN && quiet_r;
     assign irq_set[0] = empty_job || (finished && !(rd_err || wr_err));
     assign irq_set[1] = fail_now || (finished && (rd_err || wr_err));
-    assign irq_set[2] = state == S_RUN && job_op && match_unacked >= match_thresh;
+    assign irq_set[2] = match_irq;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -372,10 +388,8 @@ module md5acc_top #(
                     values_done <= values_done + {{(64-CW){1'b0}}, popcount(pipe_mask)};
                     out_base <= out_base + NPIPE;
                 end
-                if (ack_valid) begin
-                    if (job_op) match_count <= match_count + 32'd1;
-                    else values_done <= (h_acked < issued) ? h_acked : issued;
-                end
+                if (ack_valid && job_op) match_count <= match_count + 32'd1;
+                if (h_acked_new) values_done <= (h_acked < issued) ? h_acked : issued;
                 if (finished) begin
                     state <= S_IDLE;
                     st_done <= 1'b1;

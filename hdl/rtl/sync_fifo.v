@@ -6,6 +6,8 @@
 // empty FIFO shows at the output two clocks later (data FIFOs).
 // BRAM = 0: the storage is read combinationally (registers or LUT RAM), a
 // word shows the clock after it was written (small control FIFOs).
+// count is a register of its own (no pointer arithmetic behind it), so the
+// room checks of its users start at a flip-flop.
 `default_nettype none
 module sync_fifo #(
     parameter integer WIDTH = 8,
@@ -28,9 +30,11 @@ module sync_fifo #(
     reg [WIDTH-1:0] mem [0:DEPTH-1];
     reg [AW:0] wr_ptr;
     reg [AW:0] rd_ptr;
-    wire [AW:0] stored = wr_ptr - rd_ptr;            // words in the storage
+    reg [AW:0] cnt;                                  // words in the FIFO (storage and output register)
+    wire stored = wr_ptr != rd_ptr;                  // a word in the storage
     wire push = in_valid && in_ready;
     wire pop;                                        // a word leaves the storage
+    wire leave = out_valid && out_ready;             // a word leaves the FIFO
 
     always @(posedge clk) begin
         if (push) mem[wr_ptr[AW-1:0]] <= in_data;
@@ -44,12 +48,18 @@ module sync_fifo #(
             if (pop) rd_ptr <= rd_ptr + 1'b1;
         end
     end
+    always @(posedge clk) begin
+        if (rst || clr) cnt <= {(AW+1){1'b0}};
+        else if (push && !leave) cnt <= cnt + 1'b1;
+        else if (leave && !push) cnt <= cnt - 1'b1;
+    end
+    assign count = cnt;
 
     generate
         if (BRAM) begin : g_bram
             reg             q_valid;
             reg [WIDTH-1:0] q;
-            assign pop = (stored != 0) && (!q_valid || out_ready);
+            assign pop = stored && (!q_valid || out_ready);
             always @(posedge clk) begin
                 if (pop) q <= mem[rd_ptr[AW-1:0]];
             end
@@ -60,14 +70,12 @@ module sync_fifo #(
             end
             assign out_valid = q_valid;
             assign out_data = q;
-            assign count = stored + {{AW{1'b0}}, q_valid};
         end else begin : g_comb
-            assign pop = (stored != 0) && out_ready;
-            assign out_valid = stored != 0;
+            assign pop = stored && out_ready;
+            assign out_valid = stored;
             assign out_data = mem[rd_ptr[AW-1:0]];
-            assign count = stored;
         end
     endgenerate
-    assign in_ready = count < DEPTH;
+    assign in_ready = !cnt[AW];                      // cnt < DEPTH (it never exceeds DEPTH)
 endmodule
 `default_nettype wire
