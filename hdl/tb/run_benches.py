@@ -20,14 +20,16 @@ def rtl(*names):
 
 
 CORE = rtl("md5_add.v", "md5_step.v", "md5_core.v")
-# (bench, toplevel, sources, [(label, parameters, defines)])
+# (bench, toplevel, sources, [(label, parameters, defines)]); the slowest
+# first, so that the two workers finish together
 BENCHES = [
+    ("md5_core", "md5_core", CORE, [("alm", {}, {"MD5ACC_MISTRAL": 1}), ("generic", {}, {})]),
+    ("md5acc_pipes", "md5acc_pipes", CORE + rtl("md5acc_pipes.v"), [("p2", {"NPIPE": 2, "TAG_W": 2}, {})]),
     ("md5_add", "md5_add", rtl("md5_add.v"),
      [("k%d%s" % (k, m), {"KIND": k, "K": 0x9E3779B9}, {"MD5ACC_MISTRAL": 1} if m else {})
       for k in range(5) for m in ("", "_alm")]),
     ("md5_step", "md5_step", rtl("md5_add.v", "md5_step.v"),
      [("s%d" % s, {"STEP": s}, {}) for s in (0, 15, 18, 29, 47, 63)]),
-    ("md5_core", "md5_core", CORE, [("generic", {}, {}), ("alm", {}, {"MD5ACC_MISTRAL": 1})]),
     ("sync_fifo", "sync_fifo", rtl("sync_fifo.v"),
      [("bram", {"WIDTH": 16, "DEPTH": 8, "BRAM": 1}, {}), ("comb", {"WIDTH": 16, "DEPTH": 8, "BRAM": 0}, {})]),
     ("md5acc_regfile", "md5acc_regfile", rtl("md5acc_regfile.v"),
@@ -39,7 +41,6 @@ BENCHES = [
      [("w%d" % w, {"DATA_W": w}, {}) for w in (128, 256)]),
     ("md5acc_candgen", "md5acc_candgen", rtl("md5acc_candgen.v"),
      [("p%d_w%d" % (n, w), {"NPIPE": n, "DATA_W": w}, {}) for n, w in ((4, 256), (8, 256), (2, 128))]),
-    ("md5acc_pipes", "md5acc_pipes", CORE + rtl("md5acc_pipes.v"), [("p2", {"NPIPE": 2, "TAG_W": 2}, {})]),
     ("md5acc_compare", "md5acc_compare", rtl("md5acc_compare.v"), [("p4", {"NPIPE": 4}, {})]),
     ("md5acc_hits", "md5acc_hits", rtl("sync_fifo.v", "md5acc_hits.v"),
      [("p4", {"NPIPE": 4, "DEPTH": 16, "SLACK": 6}, {})]),
@@ -72,7 +73,7 @@ def run_one(args):
     log = os.path.join(bdir, "run.log")
     # the runner hands the simulator this process's sys.path
     sys.path[:0] = [p for p in (os.path.join(HDL, "tb", name), os.path.join(HDL, "tb", "common")) if p not in sys.path]
-    env = {"BENCH_PARAMS": repr(params)}
+    env = {"BENCH_PARAMS": repr(params), "BENCH_DEFINES": repr(defines)}
     try:
         r = get_runner("icarus")
         r.build(sources=srcs, hdl_toplevel=top, includes=[RTL], parameters=params, defines=defines,
