@@ -83,6 +83,10 @@ def run_one(args):
         xml = r.test(test_module="test_" + name, hdl_toplevel=top, build_dir=bdir, test_dir=bdir,
                      parameters=params, extra_env=env, results_xml=os.path.join(bdir, "results.xml"), log_file=log)
         tests, fails = get_results(xml)
+        # a skipped test could not fail: it counts as failed
+        skipped = [c.get("name") for c in ET.parse(xml).getroot().iter("testcase") if c.find("skipped") is not None]
+        if skipped:
+            return name, label, tests, fails + len(skipped), "skipped: " + ", ".join(skipped)
     except Exception as e:  # a build or simulator failure counts as one failed test
         return name, label, 1, 1, "%s: %s (see %s)" % (type(e).__name__, e, bdir)
     return name, label, tests, fails, ""
@@ -102,8 +106,9 @@ def main():
         for name, label, tests, fails, err in ex.map(run_one, jobs):
             total += tests
             failed += fails
-            print("bench %s%s: %d passed, %d failed%s" % (name, " [%s]" % label if label else "",
-                                                       tests - fails, fails, "  " + err if err else ""),
+            # not the "N passed, M failed" form: bin/run-tests counts only the total below
+            print("bench %s%s: %d of %d passed%s" % (name, " [%s]" % label if label else "",
+                                                     tests - fails, tests, "  " + err if err else ""),
                   flush=True)
     print("cocotb: %d passed, %d failed" % (total - failed, failed))
     return 1 if failed or not total else 0
