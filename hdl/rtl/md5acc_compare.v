@@ -6,8 +6,11 @@
 // and confirms hits exactly). The host writes 32-bit words of the arrays
 // through the register block into every copy at once (write only while
 // idle), so each array is a simple dual-port block RAM.
-// One group in per clock, never stalls; one clock later out_hit marks the
-// valid lanes that hit, with their values (base | lane) and digests.
+// One group in per clock, never stalls; LATENCY = 3 clocks later out_hit
+// marks the valid lanes that hit, with their values (base | lane) and
+// digests. The three stages keep the block RAM's slow clock-to-out off the
+// hit logic: the read, the RAM's output register, then the bit select and
+// AND into the registered hit flags.
 `default_nettype none
 module md5acc_compare #(
     parameter integer NPIPE = 8,
@@ -32,19 +35,20 @@ module md5acc_compare #(
 );
     localparam integer WORDS = 1 << (IDX_BITS - 5);
 
-    reg              v1;
-    reg [NPIPE-1:0]  mask1;
-    reg [63:0]       base1;
-    reg [NPIPE*128-1:0] dig1;
-    wire [NPIPE-1:0] hit1;
+    // per stage k = 1..3: group valid, lane mask, lane-0 value, digests
+    reg              v1, v2, v3;
+    reg [NPIPE-1:0]  mask1, mask2;
+    reg [63:0]       base1, base2, base3;
+    reg [NPIPE*128-1:0] dig1, dig2, dig3;
+    reg [NPIPE-1:0]  hit3;
 
     genvar j;
     generate
         for (j = 0; j < NPIPE; j = j + 1) begin : g_lane
             reg [31:0] arr0 [0:WORDS-1];
             reg [31:0] arr1 [0:WORDS-1];
-            reg [31:0] rd0, rd1;
-            reg [4:0]  bit0, bit1;
+            reg [31:0] rd0, rd1, rd0_q, rd1_q;
+            reg [4:0]  bit0, bit1, bit0_q, bit1_q;
             wire [IDX_BITS-1:0] idx0 = in_digest[128*j +: IDX_BITS];
             wire [IDX_BITS-1:0] idx1 = in_digest[128*j + 32 +: IDX_BITS];
             always @(posedge clk) if (wr_en && !wr_array) arr0[wr_word] <= wr_data;
@@ -54,24 +58,29 @@ module md5acc_compare #(
                 rd1 <= arr1[idx1[IDX_BITS-1:5]];
                 bit0 <= idx0[4:0];
                 bit1 <= idx1[4:0];
+                rd0_q <= rd0;
+                rd1_q <= rd1;
+                bit0_q <= bit0;
+                bit1_q <= bit1;
+                hit3[j] <= v2 && mask2[j] && rd0_q[bit0_q] && rd1_q[bit1_q];
             end
-            assign hit1[j] = rd0[bit0] & rd1[bit1];
         end
     endgenerate
 
     always @(posedge clk) begin
-        if (rst) v1 <= 1'b0;
-        else v1 <= in_valid;
+        if (rst) {v1, v2, v3} <= 3'b000;
+        else {v1, v2, v3} <= {in_valid, v1, v2};
         mask1 <= in_mask;
-        base1 <= in_base;
-        dig1 <= in_digest;
+        mask2 <= mask1;
+        {base1, base2, base3} <= {in_base, base1, base2};
+        {dig1, dig2, dig3} <= {in_digest, dig1, dig2};
     end
-    assign out_hit = v1 ? (hit1 & mask1) : {NPIPE{1'b0}};
-    assign out_digest = dig1;
-    assign busy = v1;
+    assign out_hit = v3 ? hit3 : {NPIPE{1'b0}};
+    assign out_digest = dig3;
+    assign busy = v1 || v2 || v3;
     generate
         for (j = 0; j < NPIPE; j = j + 1) begin : g_value
-            assign out_value[64*j +: 64] = base1 | j;
+            assign out_value[64*j +: 64] = base3 | j;
         end
     endgenerate
 endmodule

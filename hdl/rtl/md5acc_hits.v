@@ -3,9 +3,10 @@
 // {value, digest} records in block RAM, and one record per clock leaves
 // towards the match writer (lowest non-empty lane first). `room` tells the
 // candidate generator whether every lane FIFO still has space for all that
-// can be in flight (SLACK groups: the pipelines, compare stage and the
-// generator's output register); while it is low no group is issued, so a
-// FIFO never overflows and no hit is ever lost.
+// can be in flight (SLACK groups: the clock `room` is registered, the
+// generator's output register, 65 pipeline stages and the compare's 3:
+// 70 <= 72); while it is low no group is issued, so a FIFO never overflows
+// and no hit is ever lost.
 `default_nettype none
 module md5acc_hits #(
     parameter integer NPIPE = 8,

@@ -97,6 +97,8 @@ def timing_figures(build, cfg):
 
 
 def rates(row, clock_mhz):
+    if row["fmax_mhz"] is None:     # not routed: no rate without a clock the route supports
+        return {"design_clock_mhz": clock_mhz, "hash_lanes": min(row["pipelines"], row["data_w"] // 128)}
     n, w, fmax = row["pipelines"], row["data_w"], row["fmax_mhz"]
     lanes = min(n, w // 128)
     search = n * fmax * 1e6
@@ -121,7 +123,11 @@ def md_table(rows):
         cells = []
         for h in head:
             v = r.get(h, "")
-            if h == "timing_part":
+            if r.get("fmax_mhz") is None and h in ("fmax_mhz", "timing_part", "search_values_per_s",
+                                                  "hash_values_per_s", "search_tpj_modelled",
+                                                  "hash_tpj_modelled"):
+                v = "not routed" if h == "fmax_mhz" else "-"
+            elif h == "timing_part":
                 v = "LFE5U-85F-6 (proxy)"
             elif h == "alm_fraction":
                 v = "%.1f%%" % (100 * v)
@@ -166,6 +172,8 @@ def main():
     ap.add_argument("--synth-table", nargs="+")
     ap.add_argument("--report", nargs="+")
     ap.add_argument("--readme")
+    ap.add_argument("--routes", nargs="*", help="with --report: the configurations whose route to read "
+                    "(default: all); the others are reported as not routed")
     a = ap.parse_args()
     d = design()
     if a.check_fit:
@@ -201,7 +209,10 @@ def main():
         rows = []
         for c in a.report:
             r = synth_figures(a.build, c)
-            r.update(timing_figures(a.build, c))
+            if a.routes is None or c in a.routes:
+                r.update(timing_figures(a.build, c))
+            else:   # its route was not run (make report REPORT_ROUTES=...): said so in every output
+                r.update({"fmax_mhz": None, "timing_part": "not routed"})
             r.update(rates(r, d["clock_mhz"]))
             rows.append(r)
         doc = {"device": DEVICE, "device_alms": DEVICE_ALMS, "device_m10k": DEVICE_M10K, "fit_goal": FIT_GOAL,

@@ -2,7 +2,7 @@
 from a target list; digests of targets hit, digests of others hit only when
 both of their filter bits happen to be set (the Python model of the filter
 says exactly when), masked lanes and invalid groups never; the value of a
-hit lane is base | lane."""
+hit lane is base | lane; every group's result LATENCY clocks after it."""
 import ast
 import os
 import random
@@ -15,6 +15,7 @@ from benchlib import digest_int, start
 P = ast.literal_eval(os.environ["BENCH_PARAMS"])
 N = P["NPIPE"]
 IDX = 14
+LATENCY = 3
 
 
 def filter_bits(targets):
@@ -40,7 +41,7 @@ async def hits_follow_the_filter(dut):
             dut.wr_en.value, dut.wr_array.value, dut.wr_word.value, dut.wr_data.value = 1, a, w, word
     await FallingEdge(dut.clk)
     dut.wr_en.value = 0
-    expect = None
+    expect = [None] * LATENCY      # the groups in flight, oldest first
     hits = 0
     for clock in range(400):
         await FallingEdge(dut.clk)
@@ -51,8 +52,8 @@ async def hits_follow_the_filter(dut):
         dut.in_valid.value, dut.in_mask.value, dut.in_base.value = int(valid), mask, base
         dut.in_digest.value = sum(d << (128 * j) for j, d in enumerate(ds))
         await ReadOnly()
-        if expect is not None:
-            v, m, b, dd = expect
+        if expect[0] is not None:
+            v, m, b, dd = expect[0]
             want = 0
             for j in range(N):
                 inf = all((dd[j] >> (32 * a) & ((1 << IDX) - 1)) in bits[a] for a in range(2))
@@ -64,5 +65,5 @@ async def hits_follow_the_filter(dut):
                 if want >> j & 1:
                     assert int(dut.out_value.value) >> (64 * j) & (2 ** 64 - 1) == b | j
                     assert int(dut.out_digest.value) >> (128 * j) & (2 ** 128 - 1) == dd[j]
-        expect = (valid, mask, base, ds)
+        expect = expect[1:] + [(valid, mask, base, ds)]
     assert hits > 50
