@@ -10,8 +10,9 @@
 // steps 0, 19, 41, 48; word 1 by 1, 16, 36, 55): step 0 and 1 take them from
 // the input, the six later reads come from delay lines in block RAM (one per
 // read, a write pointer shared by all, read address = write pointer minus
-// the delay), not from 3,300 pipeline registers. Words 2 and 14 are job
-// constants folded with K (kmc, md5acc_jobconst), the others are zero.
+// the delay, the RAM's output registered), not from 3,300 pipeline
+// registers. Words 2 and 14 are job constants folded with K (kmc,
+// md5acc_jobconst), the others are zero.
 // Digest byte j is at bits [8j+7:8j] (RFC 1321 order in little-endian memory).
 `default_nettype none
 module md5_core (
@@ -53,14 +54,18 @@ module md5_core (
                 if (i == 0) begin : g_direct
                     assign mn = word;
                 end else begin : g_delay
-                    // read at wp - (i - 1): written i clocks before stage i needs it
-                    localparam [5:0] BACK = i - 1;
+                    // read at wp - (i - 2) into the RAM's read register q0,
+                    // then the output register q: the message reaches stage i
+                    // i clocks after it was written, and the adder after q
+                    // never sees the RAM's slow clock-to-out (i >= 15 here)
+                    localparam [5:0] BACK = i - 2;
                     wire [5:0] ra = wp - BACK;     // modulo 64
                     reg [31:0] mem [0:63];
-                    reg [31:0] q;
+                    reg [31:0] q0, q;
                     always @(posedge clk) begin
                         mem[wp] <= word;
-                        q <= mem[ra];
+                        q0 <= mem[ra];
+                        q <= q0;
                     end
                     assign mn = q;
                 end
