@@ -18,7 +18,7 @@
 #define FPGAMR_REG_IRQ_STATUS		0x01c
 
 #define FPGAMR_DESIGN_MAGIC		0x4d443541	/* "MD5A" */
-#define FPGAMR_REGMAP_MAJOR		1
+#define FPGAMR_REGMAP_MAJOR		2	/* register map 2.0: the match ring */
 
 /**
  * struct fpgamr_dev - one accelerator

@@ -9,18 +9,19 @@ set_module_property GROUP "fpgamr"
 set_module_property AUTHOR "fpgamr"
 set_module_property EDITABLE false
 
-add_parameter NPIPE INTEGER 4 "MD5 pipelines"
+add_parameter NPIPE INTEGER 8 "MD5 pipelines"
 set_parameter_property NPIPE HDL_PARAMETER true
-set_parameter_property NPIPE ALLOWED_RANGES {1 2 4 8}
+set_parameter_property NPIPE ALLOWED_RANGES {1 2 4 8 16}
 # AXI4 master data width; the hash path does min(NPIPE, DATA_W/128) digests
 # per clock. The HPS FPGA-to-SDRAM ports are at most 256 bits wide.
-add_parameter DATA_W INTEGER 128 "AXI4 master data width (bits)"
+add_parameter DATA_W INTEGER 256 "AXI4 master data width (bits)"
 set_parameter_property DATA_W HDL_PARAMETER true
 set_parameter_property DATA_W ALLOWED_RANGES {128 256 512}
 
 add_fileset synth QUARTUS_SYNTH "" ""
 set_fileset_property synth TOP_LEVEL md5acc_top
-foreach f {md5acc_regs.vh md5_step.v md5_core.v md5_pad.v sync_fifo.v axil_reg_if.v axi_rd_engine.v axi_wr_engine.v md5acc_filter.v md5acc_top.v} {
+# the files of hdl/rtl/sources.mk (MD5ACC_RTL, MD5ACC_INC)
+foreach f {md5_consts.vh md5acc_regs.vh md5acc_defaults.vh md5_add.v md5_step.v md5_core.v sync_fifo.v md5acc_regfile.v md5acc_irq.v axi_rd_engine.v axi_wr_engine.v md5acc_candgen.v md5acc_pipes.v md5acc_compare.v md5acc_hits.v md5acc_match_writer.v md5acc_hash_sink.v md5acc_top.v} {
     if {[string match *.vh $f]} { set t VERILOG_INCLUDE } else { set t VERILOG }
     add_fileset_file $f $t PATH ../rtl/$f
 }

@@ -1,16 +1,19 @@
 # Platform Designer system for the DE10-Nano, built with
-#   qsys-script --script=soc_system.tcl [--cmd="set NPIPE 4; set DATA_W 128"]
+#   qsys-script --script=soc_system.tcl [--cmd="set NPIPE 8; set DATA_W 256; set CLOCK_MHZ 100"]
 # HPS (Cyclone V hard processor system) with:
 #   - the lightweight HPS-to-FPGA bridge -> md5acc registers at 0xff200000
 #   - FPGA-to-SDRAM port 0, AXI DATA_W bits -> md5acc DMA master (DDR, not coherent;
 #     the kernel driver syncs caches; an ACP alternative is the F2H bridge at 0x80000000)
 #   - f2h_irq0 bit 0 -> GIC SPI 40 (the overlay's interrupt)
-# One 50 MHz clock domain (FPGA_CLK1_50) for the accelerator and both ports.
+# One clock domain for the accelerator and both ports: pll_0 makes CLOCK_MHZ
+# (the design clock of hdl/regmap/md5acc.json, passed by the Makefile) from
+# the board's 50 MHz FPGA_CLK1_50; fpgamr_md5acc.sdc constrains it.
 package require -exact qsys 16.1
-if {![info exists NPIPE]} { set NPIPE 4 }
-# DATA_W 128 (default): 1 digest per clock on the hash path; 256 (the widest
-# F2SDRAM port): min(NPIPE, 2) digests per clock (hdl/README.md)
-if {![info exists DATA_W]} { set DATA_W 128 }
+if {![info exists NPIPE]} { set NPIPE 8 }
+# DATA_W 256 (default, the widest F2SDRAM port): min(NPIPE, 2) digests per
+# clock on the hash path (hdl/README.md); 128: one
+if {![info exists DATA_W]} { set DATA_W 256 }
+if {![info exists CLOCK_MHZ]} { set CLOCK_MHZ 100 }
 if {$DATA_W > 256} { error "DATA_W $DATA_W: the HPS FPGA-to-SDRAM ports are at most 256 bits wide" }
 set_project_property DEVICE_FAMILY {Cyclone V}
 set_project_property DEVICE {5CSEBA6U23I7}
@@ -67,10 +70,17 @@ add_instance md5acc_0 md5acc
 set_instance_parameter_value md5acc_0 NPIPE $NPIPE
 set_instance_parameter_value md5acc_0 DATA_W $DATA_W
 
-# clocks and resets
-add_connection clk_0.clk hps_0.h2f_lw_axi_clock
-add_connection clk_0.clk hps_0.f2h_sdram0_clock
-add_connection clk_0.clk md5acc_0.clock
+# clocks and resets: the PLL's output clocks the accelerator and both ports
+add_instance pll_0 altera_pll
+set_instance_parameter_value pll_0 gui_reference_clock_frequency 50.0
+set_instance_parameter_value pll_0 gui_number_of_clocks 1
+set_instance_parameter_value pll_0 gui_output_clock_frequency0 $CLOCK_MHZ
+set_instance_parameter_value pll_0 gui_use_locked false
+add_connection clk_0.clk pll_0.refclk
+add_connection clk_0.clk_reset pll_0.reset
+add_connection pll_0.outclk0 hps_0.h2f_lw_axi_clock
+add_connection pll_0.outclk0 hps_0.f2h_sdram0_clock
+add_connection pll_0.outclk0 md5acc_0.clock
 add_connection clk_0.clk_reset md5acc_0.reset
 add_connection hps_0.h2f_reset clk_0.clk_in_reset
 

@@ -6,7 +6,8 @@
 // A non-OKAY response (SLVERR/DECERR) sets err (with the burst address in
 // err_addr) and stops new bursts; bursts already issued are still accepted
 // and their data dropped, so busy falls only when the bus is quiet.
-// stop ends the transfer early the same way, without an error.
+// stop ends the transfer early the same way, without an error; clr_err (any
+// job's start) clears the error of an earlier transfer.
 `default_nettype none
 module axi_rd_engine #(
     parameter integer ADDR_W = 32,
@@ -19,6 +20,7 @@ module axi_rd_engine #(
     input  wire              clk,
     input  wire              rst,
     input  wire              start,
+    input  wire              clr_err,
     input  wire [ADDR_W-1:0] addr,
     input  wire [CNT_W-1:0]  nbeats,
     input  wire              stop,
@@ -56,24 +58,33 @@ module axi_rd_engine #(
     reg  [CNT_W-1:0]  remaining;
     reg               stopped;
     reg  [15:0]       outstanding;   // beats requested, not yet received
+    // FIFO words neither stored nor requested: a burst is issued only when
+    // they cover it (kept as a register: decremented by a burst, incremented
+    // by each word the FIFO hands out or a dropped beat)
+    reg  [FC_W-1:0]   free;
 
     wire [FC_W-1:0] fifo_count;
     wire            fifo_in_ready;
 
-    // burst length: MAX_BURST, the next 4 KiB boundary, or what is left
+    // burst length: MAX_BURST, the next 4 KiB boundary, or what is left.
+    // Registered (blen_ok: computed from the current address and count),
+    // so the clock after a burst is issued none is.
     wire [15:0] to_page = PAGE_BEATS - {{(16-12+LSB){1'b0}}, cur_addr[11:LSB]};
-    wire        rem_small = remaining < MAX_BURST;
-    wire [15:0] rem16 = rem_small ? remaining[15:0] : MAX_BURST;
-    reg  [15:0] blen;
+    localparam integer RB_W = $clog2(MAX_BURST) + 1;                    // bits that count a burst
+    wire        rem_small = remaining[CNT_W-1:RB_W] == {(CNT_W-RB_W){1'b0}};
+    wire [15:0] rem_lo = {{(16-RB_W){1'b0}}, remaining[RB_W-1:0]};
+    reg  [15:0] blen_next;
     always @* begin
-        blen = MAX_BURST;
-        if (to_page < blen) blen = to_page;
-        if (rem16 < blen) blen = rem16;
+        blen_next = MAX_BURST;
+        if (to_page < blen_next) blen_next = to_page;
+        if (rem_small && rem_lo < blen_next) blen_next = rem_lo;
     end
+    reg  [15:0] blen;
+    reg         blen_ok;
 
-    wire [15:0] room = FIFO_DEPTH - {{(16-FC_W){1'b0}}, fifo_count} - outstanding;
     wire addr_fifo_ready;
-    assign m_axi_arvalid = !stopped && (remaining != 0) && (room >= blen) && addr_fifo_ready;
+    assign m_axi_arvalid = !stopped && blen_ok && blen != 16'd0 && {{(16-FC_W){1'b0}}, free} >= blen &&
+                           addr_fifo_ready;
     assign m_axi_araddr = cur_addr;
     assign m_axi_arlen = blen[7:0] - 8'd1;
     assign m_axi_arsize = LSB[2:0];
@@ -90,7 +101,7 @@ module axi_rd_engine #(
     // burst start addresses, for err_addr
     wire [ADDR_W-1:0] head_addr;
     wire              head_valid;
-    sync_fifo #(.WIDTH(ADDR_W), .DEPTH(FIFO_DEPTH)) u_addr_fifo (
+    sync_fifo #(.WIDTH(ADDR_W), .DEPTH(FIFO_DEPTH), .BRAM(0)) u_addr_fifo (
         .clk(clk), .rst(rst), .clr(start),
         .in_valid(ar_fire), .in_ready(addr_fifo_ready), .in_data(cur_addr),
         .out_valid(head_valid), .out_ready(r_fire && m_axi_rlast), .out_data(head_addr),
@@ -112,6 +123,10 @@ module axi_rd_engine #(
                 err <= 1'b0;
                 err_addr <= {ADDR_W{1'b0}};
             end else begin
+                if (clr_err) begin
+                    err <= 1'b0;
+                    err_addr <= {ADDR_W{1'b0}};
+                end
                 if (stop) stopped <= 1'b1;
                 if (ar_fire) begin
                     cur_addr <= cur_addr + ({{(ADDR_W-16){1'b0}}, blen} << LSB);
@@ -126,6 +141,18 @@ module axi_rd_engine #(
             outstanding <= outstanding + (ar_fire ? blen : 16'd0) - {15'd0, r_fire};
         end
     end
+    wire r_drop = r_fire && !(!err && m_axi_rresp == 2'b00);     // a beat not stored
+    always @(posedge clk) begin
+        if (rst || start) begin
+            free <= FIFO_DEPTH[FC_W-1:0];
+            blen_ok <= 1'b0;
+        end else begin
+            free <= free - (ar_fire ? blen[FC_W-1:0] : {FC_W{1'b0}}) +
+                    {{(FC_W-1){1'b0}}, out_valid && out_ready} + {{(FC_W-1){1'b0}}, r_drop};
+            blen_ok <= !ar_fire;
+        end
+        blen <= blen_next;
+    end
 
     sync_fifo #(.WIDTH(DATA_W), .DEPTH(FIFO_DEPTH)) u_data_fifo (
         .clk(clk), .rst(rst), .clr(start),
@@ -135,6 +162,6 @@ module axi_rd_engine #(
 
     assign busy = (outstanding != 0) || (!stopped && remaining != 0);
 
-    wire unused = &{1'b0, m_axi_rid, fifo_in_ready, head_valid, to_page[15:13]};
+    wire unused = &{1'b0, m_axi_rid, fifo_in_ready, head_valid, to_page[15:13], fifo_count};
 endmodule
 `default_nettype wire

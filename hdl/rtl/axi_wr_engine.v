@@ -75,13 +75,13 @@ module axi_wr_engine #(
     wire w_fire;
 
     // lengths of bursts whose W beats are still to be sent
-    sync_fifo #(.WIDTH(8), .DEPTH(QW)) u_wq (
+    sync_fifo #(.WIDTH(8), .DEPTH(QW), .BRAM(0)) u_wq (
         .clk(clk), .rst(rst), .clr(1'b0),
         .in_valid(aw_fire), .in_ready(wq_ready), .in_data(cmd_len),
         .out_valid(wq_valid), .out_ready(w_fire && m_axi_wlast), .out_data(wq_len),
         .count());
     // bursts waiting for their B response
-    sync_fifo #(.WIDTH(ADDR_W + 8), .DEPTH(QW)) u_bq (
+    sync_fifo #(.WIDTH(ADDR_W + 8), .DEPTH(QW), .BRAM(0)) u_bq (
         .clk(clk), .rst(rst), .clr(1'b0),
         .in_valid(aw_fire), .in_ready(bq_ready), .in_data({cmd_len, cmd_addr}),
         .out_valid(bq_valid), .out_ready(m_axi_bvalid), .out_data(bq_head),

@@ -1,30 +1,28 @@
-// md5acc_top: the fpgamr MD5 accelerator.
-//
-//  * NPIPE md5_core pipelines in lockstep (one group of up to NPIPE values
-//    enters per clock), each with md5_pad in front and an md5acc_filter copy
-//    behind it.
-//  * hash path (MODE.OP = 0): axi_rd_engine reads packed messages from SRC
-//    (4-byte slots for WIDTH <= 4, else 8-byte slots), the digests of all of
-//    them go out through axi_wr_engine to DST, 16 bytes each, in order.
-//  * search path (MODE.OP = 1): values START .. START+COUNT-1 are generated
-//    on chip, encoded big-endian in WIDTH bytes, hashed and looked up in the
-//    filter; hits are written to DST as 32-byte match records and counted.
-//  * AXI4-Lite register block (see hdl/regmap/md5acc.json), level interrupt.
-//
-// One AXI4 master (read channels for the hash input, write channels for
-// digests and match records) of DATA_W bits (128, 256 or 512), INCR bursts
-// of at most MAX_BURST beats that never cross 4 KiB. The hash path uses
-// min(NPIPE, DATA_W/128) lanes: that many digests per clock, packed into
-// full bus beats (the last beat of a job is written with partial strobes);
-// each read beat holds DATA_W/32 (or DATA_W/64) messages, so reading takes
-// at most half the read channel. The search path uses all NPIPE lanes.
+// md5acc_top: the fpgamr MD5 accelerator. Data flow:
+//   md5acc_regfile (AXI4-Lite registers) -> controller (below) ->
+//   md5acc_candgen (groups of NPIPE padded messages: values made on chip for
+//     the search path, messages from axi_rd_engine for the hash path) ->
+//   md5acc_pipes (NPIPE md5_core pipelines in lockstep, never stalling) ->
+//   hash path:   md5acc_hash_sink (digests packed into beats, bursts) ->
+//   search path: md5acc_compare (target filter) -> md5acc_hits (hit FIFO) ->
+//                md5acc_match_writer (32-byte records into a ring) ->
+//   axi_wr_engine (AXI4 write DMA);  md5acc_irq (level interrupt).
+// The pipelines never stall: the generator issues a group only while the
+// hash sink's beat FIFO or every hit FIFO has room for all groups in flight.
+// One AXI4 master of DATA_W bits (128, 256 or 512): reads for the hash input,
+// writes for digests and match records, INCR bursts of at most MAX_BURST
+// beats that never cross 4 KiB. The hash path uses HASH_LANES =
+// min(NPIPE, DATA_W/128) lanes, that many digests per clock; the search path
+// uses all NPIPE lanes (NPIPE a power of two).
 `default_nettype none
+`include "md5acc_defaults.vh"
 module md5acc_top #(
-    parameter integer NPIPE = 4,
-    parameter integer DATA_W = 128,     // AXI4 master data width: 128, 256 or 512
+    parameter integer NPIPE = `MD5ACC_DEFAULT_PIPELINES,
+    parameter integer DATA_W = `MD5ACC_DEFAULT_DATA_W,    // AXI4 master data width: 128, 256 or 512
     parameter integer ADDR_W = 32,
     parameter integer MAX_BURST = 16,
     parameter integer IDX_BITS = 14,
+    parameter integer CLOCK_KHZ = `MD5ACC_CLOCK_KHZ,
     parameter [3:0]   AXI_CACHE = 4'b0011
 ) (
     input  wire              clk,
@@ -93,18 +91,12 @@ module md5acc_top #(
     localparam integer BUS_B = DATA_W / 8;            // bytes per beat
     localparam integer LSB = $clog2(BUS_B);
     localparam integer DPB = DATA_W / 128;            // digests per beat
-    localparam integer KH = (NPIPE < DPB) ? NPIPE : DPB;  // hash lanes (digests per clock)
-    localparam integer MPB4 = DATA_W / 32;            // messages per read beat, 4-byte slots
-    localparam integer MPB8 = DATA_W / 64;            // messages per read beat, 8-byte slots
-    localparam integer FP_W = $clog2(MPB4);           // slot index within a read beat
-    localparam integer GN_W = $clog2(DPB) + 1;        // digests held in the write gearbox
-    localparam integer PAGE_BEATS = 4096 / BUS_B;
-    localparam integer RB = (DPB == 1) ? 2 : 1;       // beats per 32-byte match record
+    localparam integer HASH_LANES = (NPIPE < DPB) ? NPIPE : DPB;
     localparam integer CW = $clog2(NPIPE + 1);
-    localparam integer TAG_W = 64 + CW;
     localparam integer MIN_WIDTH = 1;
     localparam integer MAX_WIDTH = 8;
     localparam integer RD_FIFO = (DATA_W > 128) ? 32 : 64;
+    localparam [63:0]  LANE_MASK = NPIPE - 1;
     localparam [31:0] DESIGN_PARAMS_VALUE =
         (NPIPE << DESIGN_PARAMS_PIPELINES_LSB) |
         (1 << DESIGN_PARAMS_MODE_HASH_LSB) | (1 << DESIGN_PARAMS_MODE_SEARCH_LSB) |
@@ -113,15 +105,31 @@ module md5acc_top #(
         ($clog2(DATA_W / 8) << DESIGN_PARAMS_LOG2_BUS_BYTES_LSB) |
         ($clog2(MAX_BURST) << DESIGN_PARAMS_MAX_BURST_LOG2_LSB);
 
-    // ------------------------------------------------------------------
-    // register interface
-    wire        wr_en, rd_en;
-    wire [11:0] wr_addr, rd_addr;
-    wire [31:0] wr_data;
-    wire [3:0]  wr_strb;
-    reg  [31:0] rd_data;
+    function [CW-1:0] popcount(input [NPIPE-1:0] m);
+        integer i;
+        begin
+            popcount = {CW{1'b0}};
+            for (i = 0; i < NPIPE; i = i + 1) popcount = popcount + m[i];
+        end
+    endfunction
 
-    axil_reg_if #(.ADDR_W(12)) u_axil (
+    // ------------------------------------------------------------------
+    // register file and interrupt
+    wire        cfg_op;
+    wire [3:0]  cfg_width;
+    wire [63:0] cfg_start, cfg_count, cfg_src, cfg_dst;
+    wire [31:0] cfg_cap, match_ack, wr_data;
+    wire        start_req, abort_req, filter_we, filter_array, irq_clear, irq_enable_we;
+    wire [8:0]  filter_word;
+    wire [2:0]  irq_sts, irq_en, irq_set;
+    reg         st_done, st_err, st_abort;
+    reg  [3:0]  err_code;
+    reg  [31:0] match_count;
+    reg  [63:0] values_done, cycles, err_addr;
+    wire        mw_full;
+    reg         launch;
+
+    md5acc_regfile #(.DESIGN_PARAMS_VALUE(DESIGN_PARAMS_VALUE), .CLOCK_KHZ(CLOCK_KHZ)) u_regs (
         .clk(clk), .rst(rst),
         .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot), .s_axil_awvalid(s_axil_awvalid),
         .s_axil_awready(s_axil_awready), .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
@@ -130,140 +138,62 @@ module md5acc_top #(
         .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
         .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
         .s_axil_rready(s_axil_rready),
-        .wr_en(wr_en), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-        .rd_en(rd_en), .rd_addr(rd_addr), .rd_data(rd_data));
+        .cfg_op(cfg_op), .cfg_width(cfg_width), .cfg_start(cfg_start), .cfg_count(cfg_count),
+        .cfg_src(cfg_src), .cfg_dst(cfg_dst), .cfg_cap(cfg_cap), .match_ack(match_ack), .job_start(launch),
+        .start_req(start_req), .abort_req(abort_req), .filter_we(filter_we), .filter_array(filter_array),
+        .filter_word(filter_word), .wr_data(wr_data), .irq_clear(irq_clear), .irq_enable_we(irq_enable_we),
+        .status({20'd0, err_code, 3'd0, busy && job_op && mw_full, st_abort, st_err, st_done, busy}),
+        .irq_status(irq_sts), .irq_enable(irq_en), .match_count(match_count),
+        .values_done(values_done), .cycles(cycles), .err_addr(err_addr));
 
-    reg [31:0] scratch;
-    reg        cfg_op;
-    reg [3:0]  cfg_width;
-    reg [63:0] cfg_start, cfg_count, cfg_src, cfg_dst;
-    reg [31:0] cfg_cap;
-    reg [1:0]  irq_en, irq_sts;
-    reg [9:0]  filter_addr;
+    md5acc_irq #(.N(3)) u_irq (
+        .clk(clk), .rst(rst), .set(irq_set), .clear(irq_clear), .clear_mask(wr_data[2:0]),
+        .enable_we(irq_enable_we), .enable_in(wr_data[2:0]), .status(irq_sts), .enable(irq_en), .irq(irq));
 
-    reg        st_done, st_err, st_abort, st_ovf;
-    reg [3:0]  err_code;
-    reg [31:0] match_count;
-    reg [63:0] values_done, cycles, err_addr;
-
-    wire wr_ctrl = wr_en && wr_addr == REG_CTRL;
-    wire start_req = wr_ctrl && wr_data[CTRL_START_LSB];
-    wire abort_req = wr_ctrl && wr_data[CTRL_ABORT_LSB];
-    wire filter_we = wr_en && wr_addr == REG_FILTER_DATA;
-
+    // ------------------------------------------------------------------
+    // controller: START checks, job registers (latched at START, the
+    // datapath launched the clock after), counters, completion
     localparam S_IDLE = 1'b0, S_RUN = 1'b1;
     reg state;
     assign busy = state == S_RUN;
-
-    always @* begin
-        case (rd_addr)
-            REG_DESIGN_ID:      rd_data = MD5ACC_DESIGN_ID;
-            REG_REGMAP_VERSION: rd_data = MD5ACC_REGMAP_VERSION;
-            REG_DESIGN_PARAMS:  rd_data = DESIGN_PARAMS_VALUE;
-            REG_SCRATCH:        rd_data = scratch;
-            REG_STATUS:         rd_data = {20'd0, err_code, 3'd0, st_ovf, st_abort, st_err, st_done, busy};
-            REG_IRQ_ENABLE:     rd_data = {30'd0, irq_en};
-            REG_IRQ_STATUS:     rd_data = {30'd0, irq_sts};
-            REG_MODE:           rd_data = {20'd0, cfg_width, 7'd0, cfg_op};
-            REG_START_LO:       rd_data = cfg_start[31:0];
-            REG_START_HI:       rd_data = cfg_start[63:32];
-            REG_COUNT_LO:       rd_data = cfg_count[31:0];
-            REG_COUNT_HI:       rd_data = cfg_count[63:32];
-            REG_SRC_LO:         rd_data = cfg_src[31:0];
-            REG_SRC_HI:         rd_data = cfg_src[63:32];
-            REG_DST_LO:         rd_data = cfg_dst[31:0];
-            REG_DST_HI:         rd_data = cfg_dst[63:32];
-            REG_MATCH_CAP:      rd_data = cfg_cap;
-            REG_MATCH_COUNT:    rd_data = match_count;
-            REG_DONE_LO:        rd_data = values_done[31:0];
-            REG_DONE_HI:        rd_data = values_done[63:32];
-            REG_CYCLES_LO:      rd_data = cycles[31:0];
-            REG_CYCLES_HI:      rd_data = cycles[63:32];
-            REG_FILTER_ADDR:    rd_data = {22'd0, filter_addr};
-            REG_ERR_ADDR_LO:    rd_data = err_addr[31:0];
-            REG_ERR_ADDR_HI:    rd_data = err_addr[63:32];
-            default:            rd_data = 32'd0;
-        endcase
-    end
-
-    always @(posedge clk) begin
-        if (rst) begin
-            scratch <= 32'd0;
-            cfg_op <= 1'b0;
-            cfg_width <= 4'd4;
-            cfg_start <= 64'd0;
-            cfg_count <= 64'd0;
-            cfg_src <= 64'd0;
-            cfg_dst <= 64'd0;
-            cfg_cap <= 32'd0;
-            irq_en <= 2'b00;
-            filter_addr <= 10'd0;
-        end else if (wr_en) begin
-            case (wr_addr)
-                REG_SCRATCH:     scratch <= wr_data;
-                REG_IRQ_ENABLE:  irq_en <= wr_data[1:0];
-                REG_MODE:        begin cfg_op <= wr_data[MODE_OP_LSB]; cfg_width <= wr_data[MODE_WIDTH_LSB +: 4]; end
-                REG_START_LO:    cfg_start[31:0] <= wr_data;
-                REG_START_HI:    cfg_start[63:32] <= wr_data;
-                REG_COUNT_LO:    cfg_count[31:0] <= wr_data;
-                REG_COUNT_HI:    cfg_count[63:32] <= wr_data;
-                REG_SRC_LO:      cfg_src[31:0] <= wr_data;
-                REG_SRC_HI:      cfg_src[63:32] <= wr_data;
-                REG_DST_LO:      cfg_dst[31:0] <= wr_data;
-                REG_DST_HI:      cfg_dst[63:32] <= wr_data;
-                REG_MATCH_CAP:   cfg_cap <= wr_data;
-                REG_FILTER_ADDR: filter_addr <= wr_data[9:0];
-                REG_FILTER_DATA: filter_addr <= filter_addr + 10'd1;
-                default: ;
-            endcase
-        end
-    end
-
-    assign irq = |(irq_sts & irq_en);
-
-    // ------------------------------------------------------------------
-    // job state
     reg        job_op;
     reg [3:0]  job_width;
-    reg        job_slot8;
-    reg [63:0] job_count;
-    reg [ADDR_W-1:0] job_dst;
+    reg [63:0] job_first, job_count;
+    reg [ADDR_W-1:0] job_src, job_dst;
     reg [31:0] job_cap;
-    reg [63:0] issued;        // values handed to the pipelines
-    reg [63:0] cur_value;     // search: next value
     reg        abort_lat;
+    reg [63:0] issued;        // hash: messages handed to the pipelines
+    reg [63:0] out_base;      // search: value of lane 0 of the group leaving the pipelines
+    reg [7:0]  inflight;      // groups in the generator's output register and the pipelines
 
-    wire rd_busy, rd_err, wr_idle, wr_err;
-    wire [ADDR_W-1:0] rd_err_addr, wr_err_addr;
-
-    wire src_stop = abort_lat || rd_err || wr_err;
-    wire [63:0] remaining = job_count - issued;
-    wire src_done = src_stop || remaining == 64'd0;
-
-    // configuration checks at START
     wire bad_width = cfg_width < MIN_WIDTH[3:0] || cfg_width > MAX_WIDTH[3:0];
     wire src_high = (cfg_src >> ADDR_W) != 64'd0;
     wire dst_high = (cfg_dst >> ADDR_W) != 64'd0;
     wire bad_align = cfg_op ? (cfg_dst[4:0] != 5'd0 || dst_high)
                             : (cfg_src[LSB-1:0] != {LSB{1'b0}} || cfg_dst[LSB-1:0] != {LSB{1'b0}} ||
                                src_high || dst_high);
-    wire start_ok = state == S_IDLE && start_req && !bad_width && !bad_align && cfg_count != 64'd0;
-    wire job_start = start_ok;
+    wire bad_cap = cfg_op && cfg_cap == 32'd0;
+    wire start_idle = state == S_IDLE && start_req;
+    wire fail_now = start_idle && (bad_width || bad_align || bad_cap);
+    wire empty_job = start_idle && !fail_now && cfg_count == 64'd0;
+    wire start_ok = start_idle && !fail_now && cfg_count != 64'd0;
+
+    wire rd_busy, rd_err, wr_idle, wr_err;
+    wire [ADDR_W-1:0] rd_err_addr, wr_err_addr;
+    wire stop = abort_lat || rd_err || wr_err;
 
     // ------------------------------------------------------------------
-    // read DMA (hash path input)
+    // read DMA (hash path input): ceil(count * slot / BUS_B) beats
     wire [DATA_W-1:0] rd_beat;
-    wire         rd_beat_valid;
-    wire         rd_beat_pop;
-    // beats = ceil(count * slot / BUS_B)
-    wire [63:0]  rd_bytes = (cfg_width > 4'd4) ? (cfg_count << 3) : (cfg_count << 2);
-    wire [63:0]  rd_nbeats = (rd_bytes + BUS_B - 1) >> LSB;
+    wire rd_beat_valid, rd_beat_pop;
+    wire [63:0] rd_bytes = (job_width > 4'd4) ? (job_count << 3) : (job_count << 2);
+    wire [63:0] rd_nbeats = (rd_bytes + BUS_B - 1) >> LSB;
 
     axi_rd_engine #(.ADDR_W(ADDR_W), .DATA_W(DATA_W), .MAX_BURST(MAX_BURST),
                     .FIFO_DEPTH(RD_FIFO), .CNT_W(64), .AXI_CACHE(AXI_CACHE)) u_rd (
         .clk(clk), .rst(rst),
-        .start(job_start && !cfg_op), .addr(cfg_src[ADDR_W-1:0]), .nbeats(rd_nbeats),
-        .stop(src_stop), .busy(rd_busy), .err(rd_err), .err_addr(rd_err_addr),
+        .start(launch && !job_op), .clr_err(launch), .addr(job_src), .nbeats(rd_nbeats),
+        .stop(stop), .busy(rd_busy), .err(rd_err), .err_addr(rd_err_addr),
         .out_valid(rd_beat_valid), .out_ready(rd_beat_pop), .out_data(rd_beat),
         .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen),
         .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock),
@@ -273,280 +203,93 @@ module md5acc_top #(
         .m_axi_rready(m_axi_rready));
 
     // ------------------------------------------------------------------
-    // group source: NPIPE lanes, lane j gets value/message number issued + j.
-    // Search: NPIPE values per group. Hash: up to KH messages of the current
-    // read beat per group (a group never spans two beats).
-    wire ce;
-    reg  [FP_W-1:0] feed_pos;                  // message slot within the current beat
-    wire [7:0] mpb = job_slot8 ? MPB8[7:0] : MPB4[7:0];   // messages per beat
-    wire [7:0] beat_left = mpb - {{(8-FP_W){1'b0}}, feed_pos};
+    // candidate generator -> pipelines
+    wire gen_done, gen_valid;
+    wire [NPIPE-1:0] gen_mask;
+    wire [NPIPE*32-1:0] gen_m0, gen_m1;
+    wire [255:0] kmc;
+    wire hash_room, hits_room;
 
-    reg  [CW-1:0] grp_cnt;
-    always @* begin
-        if (job_op) begin
-            grp_cnt = (remaining < NPIPE) ? remaining[CW-1:0] : NPIPE[CW-1:0];
-        end else begin
-            grp_cnt = KH[CW-1:0];
-            if ({24'd0, beat_left} < KH) grp_cnt = beat_left[CW-1:0];
-            if (remaining < {{(64-CW){1'b0}}, grp_cnt}) grp_cnt = remaining[CW-1:0];
-        end
-    end
+    md5acc_candgen #(.NPIPE(NPIPE), .DATA_W(DATA_W)) u_gen (
+        .clk(clk), .rst(rst), .start(launch), .op(job_op), .width(job_width),
+        .first_value(job_first), .count(job_count), .stop(stop),
+        .credit(job_op ? hits_room : hash_room), .done(gen_done),
+        .rd_valid(rd_beat_valid), .rd_data(rd_beat), .rd_pop(rd_beat_pop),
+        .out_valid(gen_valid), .out_mask(gen_mask), .out_m0(gen_m0), .out_m1(gen_m1), .kmc(kmc));
 
-    wire grp_valid = state == S_RUN && !src_done && (job_op || rd_beat_valid);
-    wire grp_take = grp_valid && ce;
-    wire [7:0] feed_next = {{(8-FP_W){1'b0}}, feed_pos} + {{(8-CW){1'b0}}, grp_cnt};
-    wire last_in_beat = (feed_next >= mpb) || (remaining == {{(64-CW){1'b0}}, grp_cnt});
-    assign rd_beat_pop = grp_take && !job_op && last_in_beat;
+    wire pipe_valid;
+    wire [NPIPE-1:0] pipe_mask;
+    wire [NPIPE*128-1:0] pipe_digest;
+    md5acc_pipes #(.NPIPE(NPIPE), .TAG_W(NPIPE)) u_pipes (
+        .clk(clk), .rst(rst), .in_valid(gen_valid), .in_tag(gen_mask), .in_m0(gen_m0), .in_m1(gen_m1),
+        .kmc(kmc), .out_valid(pipe_valid), .out_tag(pipe_mask), .out_digest(pipe_digest));
 
     always @(posedge clk) begin
-        if (rst || job_start) begin
-            feed_pos <= {FP_W{1'b0}};
-        end else if (grp_take && !job_op) begin
-            feed_pos <= last_in_beat ? {FP_W{1'b0}} : feed_next[FP_W-1:0];
-        end
+        if (rst || launch) inflight <= 8'd0;
+        else inflight <= inflight + {7'd0, gen_valid} - {7'd0, pipe_valid};
     end
-
-    // per-lane messages, padding, pipelines, filters
-    wire [31:0]  m2_c, m14_c;
-    wire         core_valid;
-    wire [TAG_W-1:0] core_tag;
-    wire [127:0] core_digest [0:NPIPE-1];
-    wire [NPIPE-1:0] lane_hit;
-
-    reg         p1_valid;
-    reg [CW-1:0] p1_cnt;
-    reg [63:0]  p1_base;
-    reg [127:0] p1_dig [0:NPIPE-1];
-
-    genvar j;
-    generate
-        for (j = 0; j < NPIPE; j = j + 1) begin : g_lane
-            wire [63:0] value = cur_value + j;
-            // big-endian in job_width bytes: left-align, then byte-reverse
-            wire [63:0] aligned = value << (7'd64 - {job_width, 3'b000});
-            wire [63:0] msg_search;
-            wire [63:0] msg_hash;
-            wire [63:0] msg;
-            wire [31:0] m0, m1, m2, m14;
-            genvar bb;
-            for (bb = 0; bb < 8; bb = bb + 1) begin : g_byte
-                assign msg_search[8*bb +: 8] = aligned[8*(7-bb) +: 8];
-            end
-            if (j < KH) begin : g_hash
-                wire [FP_W-1:0] slot = feed_pos + j;
-                assign msg_hash = job_slot8 ? rd_beat[64*slot[FP_W-2:0] +: 64] : {32'd0, rd_beat[32*slot +: 32]};
-            end else begin : g_nohash
-                assign msg_hash = 64'd0;    // lane used by the search path only
-            end
-            assign msg = job_op ? msg_search : msg_hash;
-            md5_pad u_pad (.width(job_width), .msg(msg), .m0(m0), .m1(m1), .m2(m2), .m14(m14));
-            if (j == 0) begin : g_const
-                assign m2_c = m2;
-                assign m14_c = m14;
-                md5_core #(.TAG_W(TAG_W), .VAR_MASK(16'h0003)) u_core (
-                    .clk(clk), .rst(rst), .ce(ce), .in_valid(grp_valid),
-                    .in_tag({grp_cnt, cur_value}),
-                    .in_block({448'd0, m1, m0}), .const_block({32'd0, m14_c, 352'd0, m2_c, 64'd0}),
-                    .out_valid(core_valid), .out_tag(core_tag), .out_digest(core_digest[j]));
-            end else begin : g_other
-                wire unused_v;
-                wire unused_t;
-                md5_core #(.TAG_W(1), .VAR_MASK(16'h0003)) u_core (
-                    .clk(clk), .rst(rst), .ce(ce), .in_valid(1'b0), .in_tag(1'b0),
-                    .in_block({448'd0, m1, m0}), .const_block({32'd0, m14_c, 352'd0, m2_c, 64'd0}),
-                    .out_valid(unused_v), .out_tag(unused_t), .out_digest(core_digest[j]));
-                wire unused = &{1'b0, m2, m14, unused_v, unused_t};
-            end
-            md5acc_filter #(.IDX_BITS(IDX_BITS)) u_filter (
-                .clk(clk), .ce(ce), .digest(core_digest[j]), .hit(lane_hit[j]),
-                .wr_en(filter_we), .wr_array(filter_addr[9]), .wr_word(filter_addr[IDX_BITS-6:0]),
-                .wr_data(wr_data));
-            always @(posedge clk) if (ce) p1_dig[j] <= core_digest[j];
-        end
-    endgenerate
+    wire drained = gen_done && !gen_valid && inflight == 8'd0;
 
     // ------------------------------------------------------------------
-    // P1: digest groups leave the pipelines.
-    // Search: one lane per clock is emitted (filter hits) to the match FIFO.
-    // Hash: the whole group (p1_cnt <= KH <= DPB digests) goes into the
-    // write gearbox at once, which packs digests into full bus beats.
-    reg  [NPIPE-1:0] done_mask;
-    wire [NPIPE-1:0] lane_en;
-    generate
-        for (j = 0; j < NPIPE; j = j + 1) begin : g_en
-            assign lane_en[j] = j < p1_cnt;
-        end
-    endgenerate
-    wire [NPIPE-1:0] emit_mask = (p1_valid && job_op) ? (lane_hit & lane_en) : {NPIPE{1'b0}};
-    wire [NPIPE-1:0] pending = emit_mask & ~done_mask;
-    wire [NPIPE-1:0] sel_onehot = pending & (~pending + 1'b1);
-    reg  [CW-1:0] sel;
-    integer q;
-    always @* begin
-        sel = {CW{1'b0}};
-        for (q = NPIPE - 1; q >= 0; q = q - 1)
-            if (pending[q]) sel = q;
-    end
-    wire [127:0] sel_digest = p1_dig[sel];
-
-    wire hfifo_in_ready, mfifo_in_ready;
-    wire match_drop = match_count >= job_cap;
-    wire emit = (pending != {NPIPE{1'b0}}) && (mfifo_in_ready || match_drop);
-    wire s_ready = (pending == {NPIPE{1'b0}}) || (emit && (pending & ~sel_onehot) == {NPIPE{1'b0}});
-    wire h_emit = p1_valid && !job_op && hfifo_in_ready;
-    wire p1_ready = job_op ? s_ready : hfifo_in_ready;
-    assign ce = !p1_valid || p1_ready;
-    wire p1_take = p1_valid && p1_ready;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            p1_valid <= 1'b0;
-            done_mask <= {NPIPE{1'b0}};
-        end else if (ce) begin
-            p1_valid <= core_valid;
-            done_mask <= {NPIPE{1'b0}};
-        end else if (emit) begin
-            done_mask <= done_mask | sel_onehot;
-        end
-    end
-    always @(posedge clk) begin
-        if (ce) begin
-            p1_cnt <= core_tag[64 +: CW];
-            p1_base <= core_tag[63:0];
-        end
-    end
-
-    // groups inside the pipelines or P1
-    reg [7:0] inflight;
-    always @(posedge clk) begin
-        if (rst || job_start) inflight <= 8'd0;
-        else inflight <= inflight + {7'd0, grp_take} - {7'd0, p1_take};
-    end
-    wire drained = src_done && inflight == 8'd0;
+    // hash path output
+    wire hs_idle, hs_cmd_valid, hs_data_valid;
+    wire [ADDR_W-1:0] hs_cmd_addr;
+    wire [7:0] hs_cmd_len;
+    wire [DATA_W-1:0] hs_data;
+    wire [BUS_B-1:0] hs_strb;
+    wire wcmd_ready, wdata_ready;
+    md5acc_hash_sink #(.LANES(HASH_LANES), .DATA_W(DATA_W), .ADDR_W(ADDR_W), .MAX_BURST(MAX_BURST)) u_hsink (
+        .clk(clk), .rst(rst), .start(launch), .dst(job_dst), .count(job_count),
+        .active(state == S_RUN && !job_op), .drained(drained),
+        .in_valid(pipe_valid && !job_op), .in_mask(pipe_mask[HASH_LANES-1:0]),
+        .in_digest(pipe_digest[HASH_LANES*128-1:0]), .room(hash_room), .idle(hs_idle),
+        .wcmd_valid(hs_cmd_valid), .wcmd_ready(wcmd_ready && !job_op), .wcmd_addr(hs_cmd_addr),
+        .wcmd_len(hs_cmd_len), .wdata_valid(hs_data_valid), .wdata_ready(wdata_ready && !job_op),
+        .wdata(hs_data), .wstrb(hs_strb));
 
     // ------------------------------------------------------------------
-    // hash gearbox: gb_n (< DPB) digests wait in gb_buf for a full beat;
-    // the group at P1 fills the beat, the rest of it waits. When the source
-    // is drained, a partial beat is flushed with strobes for gb_n digests.
-    reg  [127:0]    gb_buf [0:DPB-1];
-    reg  [GN_W-1:0] gb_n;
-    wire [7:0]      gb_sum = {{(8-GN_W){1'b0}}, gb_n} + {{(8-CW){1'b0}}, p1_cnt};
-    wire            gb_full = gb_sum >= DPB;
-    wire            gb_flush = state == S_RUN && !job_op && drained && gb_n != {GN_W{1'b0}} && hfifo_in_ready;
-    wire [DATA_W-1:0] gb_beat;
-    wire [DPB-1:0]  gb_valid;     // digests of the beat that are real (strobes)
-    genvar s;
-    generate
-        for (s = 0; s < DPB; s = s + 1) begin : g_gb
-            // slot s of the outgoing beat: waiting digest, or lane s - gb_n of P1
-            wire [7:0] li = s - {{(8-GN_W){1'b0}}, gb_n};
-            wire [127:0] from_lane = (li < KH) ? p1_dig[li[CW-1:0]] : 128'd0;
-            assign gb_beat[128*s +: 128] = (s < gb_n) ? gb_buf[s] : from_lane;
-            assign gb_valid[s] = gb_flush ? (s < gb_n) : 1'b1;
-            // after a full beat, slot s of the buffer gets lane s + DPB - gb_n
-            wire [7:0] ci = s + DPB - {{(8-GN_W){1'b0}}, gb_n};
-            wire [127:0] carry = (ci < KH) ? p1_dig[ci[CW-1:0]] : 128'd0;
-            always @(posedge clk) begin
-                if (h_emit) gb_buf[s] <= gb_full ? carry : gb_beat[128*s +: 128];
-            end
-        end
-    endgenerate
-    always @(posedge clk) begin
-        if (rst || job_start) gb_n <= {GN_W{1'b0}};
-        else if (gb_flush) gb_n <= {GN_W{1'b0}};
-        else if (h_emit) gb_n <= gb_full ? (gb_sum - DPB) : gb_sum[GN_W-1:0];
-    end
+    // search path output: filter -> hit FIFO -> match records
+    wire [NPIPE-1:0] hit;
+    wire [NPIPE*64-1:0] hit_value;
+    wire [NPIPE*128-1:0] hit_digest;
+    wire cmp_busy;
+    md5acc_compare #(.NPIPE(NPIPE), .IDX_BITS(IDX_BITS)) u_cmp (
+        .clk(clk), .rst(rst), .in_valid(pipe_valid && job_op), .in_mask(pipe_mask), .in_base(out_base),
+        .in_digest(pipe_digest), .wr_en(filter_we), .wr_array(filter_array),
+        .wr_word(filter_word[IDX_BITS-6:0]), .wr_data(wr_data), .busy(cmp_busy),
+        .out_hit(hit), .out_value(hit_value), .out_digest(hit_digest));
 
-    // hash sink: beats -> FIFO -> bursts of up to MAX_BURST beats
-    wire [DATA_W+DPB-1:0] hfifo_data;
-    wire         hfifo_valid;
-    wire         hfifo_pop;
-    wire [5:0]   hfifo_count;
-    sync_fifo #(.WIDTH(DATA_W + DPB), .DEPTH(32)) u_hfifo (
-        .clk(clk), .rst(rst), .clr(job_start),
-        .in_valid((h_emit && gb_full) || gb_flush), .in_ready(hfifo_in_ready), .in_data({gb_valid, gb_beat}),
-        .out_valid(hfifo_valid), .out_ready(hfifo_pop), .out_data(hfifo_data),
-        .count(hfifo_count));
-    wire [BUS_B-1:0] hfifo_strb;
-    generate
-        for (s = 0; s < DPB; s = s + 1) begin : g_hstrb
-            assign hfifo_strb[16*s +: 16] = {16{hfifo_data[DATA_W + s]}};
-        end
-    endgenerate
+    wire hits_empty, rec_valid, rec_ready;
+    wire [63:0] rec_value;
+    wire [127:0] rec_digest;
+    md5acc_hits #(.NPIPE(NPIPE)) u_hits (
+        .clk(clk), .rst(rst), .clr(launch), .in_hit(hit), .in_value(hit_value), .in_digest(hit_digest),
+        .room(hits_room), .empty(hits_empty), .out_valid(rec_valid), .out_ready(rec_ready),
+        .out_value(rec_value), .out_digest(rec_digest));
 
-    reg  [ADDR_W-1:0] hw_addr;
-    reg  [63:0] hw_left;          // beats not yet commanded
-    reg  [6:0]  hw_committed;     // beats commanded but not yet sent
-    wire [6:0]  uncommitted = {1'b0, hfifo_count} - hw_committed;
-    wire [8:0]  hw_to_page = PAGE_BEATS[8:0] - {1'b0, hw_addr[11:LSB]};
-    reg  [6:0]  hw_want;
-    always @* begin
-        hw_want = MAX_BURST[6:0];
-        if (hw_to_page < {2'd0, hw_want}) hw_want = hw_to_page[6:0];
-        if (hw_left < {57'd0, hw_want}) hw_want = hw_left[6:0];
-    end
-    wire [6:0] hw_len = (uncommitted < hw_want) ? uncommitted : hw_want;
-    wire hw_cmd_valid = state == S_RUN && !job_op && hw_len != 7'd0 && (hw_len == hw_want || drained);
+    wire mw_idle, mw_cmd_valid, mw_data_valid;
+    wire [ADDR_W-1:0] mw_cmd_addr;
+    wire [7:0] mw_cmd_len;
+    wire [DATA_W-1:0] mw_data;
+    wire [BUS_B-1:0] mw_strb;
+    wire [31:0] mw_issued;
+    md5acc_match_writer #(.ADDR_W(ADDR_W), .DATA_W(DATA_W)) u_mw (
+        .clk(clk), .rst(rst), .start(launch), .dst(job_dst), .cap(job_cap), .host_ack(match_ack),
+        .in_valid(rec_valid), .in_ready(rec_ready), .in_value(rec_value), .in_digest(rec_digest),
+        .wcmd_valid(mw_cmd_valid), .wcmd_ready(wcmd_ready && job_op), .wcmd_addr(mw_cmd_addr),
+        .wcmd_len(mw_cmd_len), .wdata_valid(mw_data_valid), .wdata_ready(wdata_ready && job_op),
+        .wdata(mw_data), .wstrb(mw_strb), .issued(mw_issued), .full(mw_full), .idle(mw_idle));
 
     // ------------------------------------------------------------------
-    // search sink: match records {address, value, digest} -> writer
-    localparam integer MREC_W = ADDR_W + 64 + 128;
-    wire [MREC_W-1:0] mfifo_out;
-    wire              mfifo_valid;
-    wire              mfifo_pop;
-    wire [ADDR_W-1:0] mrec_addr = job_dst + {match_count[ADDR_W-6:0], 5'd0};
-    sync_fifo #(.WIDTH(MREC_W), .DEPTH(4)) u_mfifo (
-        .clk(clk), .rst(rst), .clr(job_start),
-        .in_valid(emit && !match_drop), .in_ready(mfifo_in_ready),
-        .in_data({mrec_addr, p1_base + sel, sel_digest}),
-        .out_valid(mfifo_valid), .out_ready(mfifo_pop), .out_data(mfifo_out),
-        .count());
-    reg [1:0] rw_state;   // 0: command, 1: first beat, 2: second beat (DATA_W = 128)
-    // the 32-byte record in memory order: value, 8 zero bytes, digest
-    wire [255:0] mrec = {mfifo_out[127:0], 64'd0, mfifo_out[191:128]};
-    wire [ADDR_W-1:0] mrec_at = mfifo_out[MREC_W-1 -: ADDR_W];
-    wire [DATA_W-1:0] m_wdata;
-    wire [BUS_B-1:0]  m_wstrb;
-    wire [ADDR_W-1:0] m_waddr;
-    generate
-        if (DATA_W == 128) begin : g_rec128
-            assign m_wdata = (rw_state == 2'd1) ? mrec[127:0] : mrec[255:128];
-            assign m_wstrb = {BUS_B{1'b1}};
-            assign m_waddr = mrec_at;
-        end else if (DATA_W == 256) begin : g_rec256
-            assign m_wdata = mrec;
-            assign m_wstrb = {BUS_B{1'b1}};
-            assign m_waddr = mrec_at;
-        end else begin : g_rec512   // half a beat, at the aligned-down address
-            assign m_wdata = {mrec, mrec};
-            assign m_wstrb = mrec_at[5] ? {{32{1'b1}}, 32'd0} : {32'd0, {32{1'b1}}};
-            assign m_waddr = {mrec_at[ADDR_W-1:6], 6'd0};
-        end
-    endgenerate
-
-    // ------------------------------------------------------------------
-    // write DMA, shared by both sinks
-    wire              wcmd_valid, wcmd_ready, wdata_valid, wdata_ready;
-    wire [ADDR_W-1:0] wcmd_addr;
-    wire [7:0]        wcmd_len;
-    wire [DATA_W-1:0] wdata;
-    wire [BUS_B-1:0]  wstrb;
-    wire              ack_valid;
-    wire [8:0]        ack_beats;
-
-    assign wcmd_valid = job_op ? (mfifo_valid && rw_state == 2'd0) : hw_cmd_valid;
-    assign wcmd_addr = job_op ? m_waddr : hw_addr;
-    assign wcmd_len = job_op ? (RB[7:0] - 8'd1) : {1'b0, hw_len} - 8'd1;
-    assign wdata_valid = job_op ? (mfifo_valid && rw_state != 2'd0) : hfifo_valid;
-    assign wdata = job_op ? m_wdata : hfifo_data[DATA_W-1:0];
-    assign wstrb = job_op ? m_wstrb : hfifo_strb;
-    assign hfifo_pop = !job_op && wdata_ready;
-    assign mfifo_pop = job_op && wdata_ready && rw_state == RB[1:0];
-
+    // write DMA, shared by both paths
+    wire ack_valid;
+    wire [8:0] ack_beats;
     axi_wr_engine #(.ADDR_W(ADDR_W), .DATA_W(DATA_W), .MAX_OUTSTANDING(8), .AXI_CACHE(AXI_CACHE)) u_wr (
-        .clk(clk), .rst(rst), .clr_err(job_start),
-        .cmd_valid(wcmd_valid), .cmd_ready(wcmd_ready), .cmd_addr(wcmd_addr), .cmd_len(wcmd_len),
-        .data_valid(wdata_valid), .data_ready(wdata_ready), .data(wdata), .strb(wstrb),
+        .clk(clk), .rst(rst), .clr_err(launch),
+        .cmd_valid(job_op ? mw_cmd_valid : hs_cmd_valid), .cmd_ready(wcmd_ready),
+        .cmd_addr(job_op ? mw_cmd_addr : hs_cmd_addr), .cmd_len(job_op ? mw_cmd_len : hs_cmd_len),
+        .data_valid(job_op ? mw_data_valid : hs_data_valid), .data_ready(wdata_ready),
+        .data(job_op ? mw_data : hs_data), .strb(job_op ? mw_strb : hs_strb),
         .idle(wr_idle), .err(wr_err), .err_addr(wr_err_addr), .ack_valid(ack_valid), .ack_beats(ack_beats),
         .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen),
         .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock),
@@ -556,71 +299,63 @@ module md5acc_top #(
         .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid),
         .m_axi_bready(m_axi_bready));
 
-    wire hw_cmd_fire = !job_op && wcmd_valid && wcmd_ready;
+    // hash: digests whose beats were acknowledged, in two registered steps
+    // (one carry chain each): the acknowledged beats' digests, then at most
+    // the digests issued (the last beat may be partial)
+    reg  [63:0] h_acked;
+    reg         h_acked_new;
     always @(posedge clk) begin
-        if (rst || job_start) begin
-            hw_addr <= cfg_dst[ADDR_W-1:0];
-            hw_left <= (cfg_count + DPB - 1) >> $clog2(DPB);
-            hw_committed <= 7'd0;
-        end else begin
-            if (hw_cmd_fire) begin
-                hw_addr <= hw_addr + ({{(ADDR_W-7){1'b0}}, hw_len} << LSB);
-                hw_left <= hw_left - {57'd0, hw_len};
-            end
-            hw_committed <= hw_committed + (hw_cmd_fire ? hw_len : 7'd0) - {6'd0, hfifo_pop && hfifo_valid};
-        end
+        if (rst || launch) h_acked <= 64'd0;
+        else if (ack_valid && !job_op) h_acked <= h_acked + ({55'd0, ack_beats} << $clog2(DPB));
+        h_acked_new <= !rst && ack_valid && !job_op;
     end
-
-    always @(posedge clk) begin
-        if (rst || job_start) rw_state <= 2'd0;
-        else if (job_op) begin
-            case (rw_state)
-                2'd0: if (wcmd_valid && wcmd_ready) rw_state <= 2'd1;
-                2'd1: if (wdata_valid && wdata_ready) rw_state <= (RB == 2) ? 2'd2 : 2'd0;
-                default: if (wdata_valid && wdata_ready) rw_state <= 2'd0;
-            endcase
-        end
-    end
-
-    // hash: digests whose beats were acknowledged (the last beat may be partial)
-    wire [63:0] h_acked = values_done + ({55'd0, ack_beats} << $clog2(DPB));
+    // search: records written and not yet consumed by the host; the MATCH
+    // condition is registered (an interrupt one clock later)
+    wire [31:0] match_thresh = (job_cap > 32'd1) ? {1'b0, job_cap[31:1]} : 32'd1;
+    reg match_irq;
+    always @(posedge clk)
+        match_irq <= !rst && state == S_RUN && job_op && (match_count - match_ack) >= match_thresh;
 
     // ------------------------------------------------------------------
-    // controller
-    wire finished = state == S_RUN && drained && !hfifo_valid && !mfifo_valid && rw_state == 2'd0 &&
-                    wr_idle && !rd_busy && hw_committed == 7'd0 && gb_n == {GN_W{1'b0}};
-    wire fail_now = state == S_IDLE && start_req && (bad_width || bad_align);
-    wire empty_job = state == S_IDLE && start_req && !bad_width && !bad_align && cfg_count == 64'd0;
+    // completion, registered: every part idle and every count settled
+    // (once a job is quiet nothing in it moves again)
+    wire quiet = drained && !cmp_busy && hits_empty && mw_idle && hs_idle && wr_idle && !rd_busy &&
+                 !ack_valid && !h_acked_new;
+    reg  quiet_r;
+    always @(posedge clk) quiet_r <= !rst && state == S_RUN && !launch && quiet;
+    wire finished = state == S_RUN && quiet_r;
+    assign irq_set[0] = empty_job || (finished && !(rd_err || wr_err));
+    assign irq_set[1] = fail_now || (finished && (rd_err || wr_err));
+    assign irq_set[2] = match_irq;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= S_IDLE;
+            launch <= 1'b0;
             st_done <= 1'b0;
             st_err <= 1'b0;
             st_abort <= 1'b0;
-            st_ovf <= 1'b0;
             err_code <= 4'd0;
-            irq_sts <= 2'b00;
             match_count <= 32'd0;
             values_done <= 64'd0;
             cycles <= 64'd0;
             err_addr <= 64'd0;
             job_op <= 1'b0;
             job_width <= 4'd4;
-            job_slot8 <= 1'b0;
+            job_first <= 64'd0;
             job_count <= 64'd0;
+            job_src <= {ADDR_W{1'b0}};
             job_dst <= {ADDR_W{1'b0}};
             job_cap <= 32'd0;
             issued <= 64'd0;
-            cur_value <= 64'd0;
+            out_base <= 64'd0;
             abort_lat <= 1'b0;
         end else begin
-            if (wr_en && wr_addr == REG_IRQ_STATUS) irq_sts <= irq_sts & ~wr_data[1:0];
-            if (state == S_IDLE && start_req) begin
+            launch <= start_ok;
+            if (start_idle) begin
                 st_done <= 1'b0;
                 st_err <= 1'b0;
                 st_abort <= 1'b0;
-                st_ovf <= 1'b0;
                 err_code <= 4'd0;
                 match_count <= 32'd0;
                 values_done <= 64'd0;
@@ -630,36 +365,31 @@ module md5acc_top #(
                 abort_lat <= 1'b0;
                 job_op <= cfg_op;
                 job_width <= cfg_width;
-                job_slot8 <= cfg_width > 4'd4;
+                job_first <= cfg_start;
                 job_count <= cfg_count;
+                job_src <= cfg_src[ADDR_W-1:0];
                 job_dst <= cfg_dst[ADDR_W-1:0];
                 job_cap <= cfg_cap;
-                cur_value <= cfg_start;
+                out_base <= cfg_start & ~LANE_MASK;
             end
             if (fail_now) begin
                 st_done <= 1'b1;
                 st_err <= 1'b1;
-                err_code <= bad_width ? MD5ACC_ERR_BAD_WIDTH[3:0] : MD5ACC_ERR_BAD_ALIGN[3:0];
-                irq_sts[1] <= 1'b1;
+                err_code <= bad_width ? MD5ACC_ERR_BAD_WIDTH[3:0] :
+                            bad_align ? MD5ACC_ERR_BAD_ALIGN[3:0] : MD5ACC_ERR_BAD_CAP[3:0];
             end
-            if (empty_job) begin
-                st_done <= 1'b1;
-                irq_sts[0] <= 1'b1;
-            end
+            if (empty_job) st_done <= 1'b1;
             if (start_ok) state <= S_RUN;
             if (state == S_RUN) begin
                 cycles <= cycles + 64'd1;
                 if (abort_req) abort_lat <= 1'b1;
-                if (grp_take) begin
-                    issued <= issued + {{(64-CW){1'b0}}, grp_cnt};
-                    cur_value <= cur_value + {{(64-CW){1'b0}}, grp_cnt};
+                if (gen_valid && !job_op) issued <= issued + {{(64-CW){1'b0}}, popcount(gen_mask)};
+                if (pipe_valid && job_op) begin
+                    values_done <= values_done + {{(64-CW){1'b0}}, popcount(pipe_mask)};
+                    out_base <= out_base + NPIPE;
                 end
-                if (job_op && p1_take) values_done <= values_done + {{(64-CW){1'b0}}, p1_cnt};
-                if (!job_op && ack_valid) values_done <= (h_acked < issued) ? h_acked : issued;
-                if (emit && job_op) begin
-                    match_count <= match_count + 32'd1;
-                    if (match_drop) st_ovf <= 1'b1;
-                end
+                if (ack_valid && job_op) match_count <= match_count + 32'd1;
+                if (h_acked_new) values_done <= (h_acked < issued) ? h_acked : issued;
                 if (finished) begin
                     state <= S_IDLE;
                     st_done <= 1'b1;
@@ -668,15 +398,12 @@ module md5acc_top #(
                         st_err <= 1'b1;
                         err_code <= rd_err ? MD5ACC_ERR_READ_RESP[3:0] : MD5ACC_ERR_WRITE_RESP[3:0];
                         err_addr <= {{(64-ADDR_W){1'b0}}, rd_err ? rd_err_addr : wr_err_addr};
-                        irq_sts[1] <= 1'b1;
-                    end else begin
-                        irq_sts[0] <= 1'b1;
                     end
                 end
             end
         end
     end
 
-    wire unused = &{1'b0, wr_strb, rd_en, m2_c[0], scratch[0]};
+    wire unused = &{1'b0, mw_issued[0], filter_word};
 endmodule
 `default_nettype wire

@@ -54,7 +54,7 @@ MODULE_PARM_DESC(regs,
 static uint sim_design_id = FPGAMR_DESIGN_MAGIC;
 module_param_named(design_id, sim_design_id, uint, 0444);
 MODULE_PARM_DESC(design_id,
-		 "DESIGN_ID written to the window at load, with REGMAP_VERSION 1.0 (0: leave the window alone)");
+		 "DESIGN_ID written to the window at load, with REGMAP_VERSION 2.0 (0: leave the window alone)");
 
 static unsigned int sim_irq;
 module_param_named(irq, sim_irq, uint, 0444);

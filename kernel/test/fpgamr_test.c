@@ -45,7 +45,7 @@
 #include "fpgamr_test.h"
 
 #define DESIGN_MAGIC	0x4d443541u
-#define REGMAP_V1_0	0x00010000u
+#define REGMAP_V2_0	0x00020000u
 #define REG_IRQ_ENABLE	(0x018 / 4)
 #define REG_IRQ_STATUS	(0x01c / 4)
 #define MIB		(1024ul * 1024ul)
@@ -402,7 +402,7 @@ static void test_discovery(void)
 	snprintf(want, sizeof(want), "uio%d", acc.uio_index);
 	expect_attr("uio_dev", want);
 	expect_attr("design_id", "0x4d443541");
-	expect_attr("regmap_version", "0x00010000");
+	expect_attr("regmap_version", "0x00020000");
 	check(access("/sys/bus/platform/drivers/fpgamr-md5/unbind", F_OK) != 0,
 	      "no sysfs unbind (suppress_bind_attrs)");
 }
@@ -477,7 +477,7 @@ static void test_uio(void)
 		return;
 	}
 	check(regs[0] == DESIGN_MAGIC, "DESIGN_ID via UIO is 0x%08x", regs[0]);
-	check(regs[1] == REGMAP_V1_0, "REGMAP_VERSION via UIO is 0x%08x",
+	check(regs[1] == REGMAP_V2_0, "REGMAP_VERSION via UIO is 0x%08x",
 	      regs[1]);
 
 	check(!unmask(fd, regs), "UIO irq unmask");
@@ -514,7 +514,7 @@ static void test_info(int fd, int coherent)
 	      info.api_version);
 	check(info.design_id == DESIGN_MAGIC, "INFO design_id 0x%08x",
 	      info.design_id);
-	check(info.regmap_version == REGMAP_V1_0, "INFO regmap_version 0x%08x",
+	check(info.regmap_version == REGMAP_V2_0, "INFO regmap_version 0x%08x",
 	      info.regmap_version);
 	check(info.uio_index == (uint32_t)acc.uio_index,
 	      "INFO uio_index %u is the discovered uio%d", info.uio_index,

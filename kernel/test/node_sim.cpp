@@ -20,9 +20,10 @@
  * (each once, before the trapped one) and then the trapped one, and writes
  * the registers back into the window.  A START maps the job's memory (from
  * MODE, COUNT, SRC, DST, MATCH_CAP) for the RTL's AXI master; other
- * addresses answer DECERR.  When the RTL raises its interrupt (level high),
- * node-sim pends the accelerator's line (raise_irq of fpgamr_sim: the GIC),
- * and again at each unmask while the line is still high.
+ * addresses answer DECERR.  When the RTL raises its interrupt (level high:
+ * at the end of a job, or while it runs when a search's match ring is half
+ * full), node-sim pends the accelerator's line (raise_irq of fpgamr_sim: the
+ * GIC), and again at each unmask while the line is still high.
  *
  * It also counts what the program did with the kernel interfaces: the sync
  * ioctls on /dev/fpgamr-dma* and the interrupts read from /dev/uio*, and
@@ -298,11 +299,14 @@ void write_register(unsigned int off, uint32_t val)
 
 	trapped[r ? r->name : "unknown"]++;
 	flush_plain_writes();
-	if (off == FPGAMR_REG_CTRL && (val & FPGAMR_CTRL_START_MASK) &&
-	    !sim->busy())
+	bool start = off == FPGAMR_REG_CTRL &&
+		     (val & FPGAMR_CTRL_START_MASK) && !sim->busy();
+
+	if (start)
 		start_job();
 	sim->reg_write(off, val);
-	window_from_rtl(false);
+	/* a START also clears an rw register, MATCH_ACK: read them all back */
+	window_from_rtl(start);
 	update_line();
 }
 
@@ -516,8 +520,13 @@ void run_until_idle()
 {
 	for (int i = 0; i < 4096 && (sim->busy() || !sim->bus_quiet()); i++)
 		sim->tick();
-	if (!sim->busy() && sim->bus_quiet())
+	if (!sim->busy() && sim->bus_quiet()) {
 		end_job();
+	} else if (sim->irq() && !line_high) {
+		/* during a search: MATCH, the ring is half full */
+		window_from_rtl(false);
+		update_line();
+	}
 }
 
 pid_t start_program(char **argv)
@@ -610,8 +619,9 @@ void summary()
 	       raised, reraised, uio_path.c_str(), uio_reads, uio_unmasks);
 	printf("node-sim: DMA ioctls: ALLOC %ld, FREE %ld, SYNC_FOR_DEVICE %ld, SYNC_FOR_CPU %ld\n",
 	       allocs, frees, syncs_dev, syncs_cpu);
-	printf("node-sim: %.1f s in all; the jobs' %" PRIu64 " device cycles took %.1f s: %.0f cycles/s simulated (a board: 50e6, modelled)\n",
-	       secs, job_cycles, job_secs, job_secs > 0 ? (double)job_cycles / job_secs : 0.0);
+	printf("node-sim: %.1f s in all; the jobs' %" PRIu64 " device cycles took %.1f s: %.0f cycles/s simulated (a board: %ge6, the design clock, modelled)\n",
+	       secs, job_cycles, job_secs, job_secs > 0 ? (double)job_cycles / job_secs : 0.0,
+	       (double)FPGAMR_CLOCK_MHZ);
 }
 
 }  // namespace

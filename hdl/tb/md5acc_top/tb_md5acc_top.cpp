@@ -1,13 +1,15 @@
 // tb_md5acc_top: Verilator test bench for the whole accelerator (md5acc_top)
 // with the Md5accSim AXI memory model: register contract, hash path for every
 // width with back-pressure and page crossings, zero-length and 2^18-value
-// batches, search path with planted targets, match overflow, abort, and the
+// batches, search path with planted targets, the match ring (every value a
+// hit, drained by the host on MATCH interrupts, masking), abort, and the
 // error paths (DECERR/SLVERR -> ERROR + IRQ, bad width, bad alignment), and
 // the rates: search NPIPE digests per clock, hash min(NPIPE, DATA_W/128)
 // digests per clock sustained over back-to-back 2^18 batches (4- and 8-byte
 // message slots). Any DATA_W (128, 256, 512): the bus width comes from
 // DESIGN_PARAMS.LOG2_BUS_BYTES and must match the Verilated ports.
-// Expected digests come from a software MD5 (md5_ref.h).
+// Expected digests come from OpenSSL's MD5 (jni-fpga/native/tests/testing.h,
+// the reference and CHECK of the driver's C tests).
 // Prints "N passed, M failed"; exit status 1 on any failure.
 #include <cstdio>
 #include <cstdlib>
@@ -15,20 +17,8 @@
 #include <vector>
 
 #include "fpgamr_regs.h"
-#include "md5_ref.h"
+#include "testing.h"
 #include "md5acc_sim.h"
-
-static int passed, failed;
-#define CHECK(cond, ...)                                                            \
-    do {                                                                            \
-        if (cond) passed++;                                                         \
-        else {                                                                      \
-            failed++;                                                               \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                  \
-            printf(__VA_ARGS__);                                                    \
-            printf("\n");                                                           \
-        }                                                                           \
-    } while (0)
 
 static const uint64_t MEM_BASE = 0x10000000;
 static const uint64_t MEM_SIZE = 32u << 20;
@@ -59,7 +49,7 @@ static uint64_t r64(Md5accSim &s, uint32_t lo)
     return l | (uint64_t)s.reg_read(lo + 4) << 32;
 }
 
-static void launch(Md5accSim &s, const Job &j)
+static void launch(Md5accSim &s, const Job &j, uint32_t irq_enable = 3)
 {
     s.reg_write(FPGAMR_REG_MODE, (uint32_t)j.op | (uint32_t)j.width << FPGAMR_MODE_WIDTH_SHIFT);
     w64(s, FPGAMR_REG_START_LO, j.start);
@@ -67,7 +57,7 @@ static void launch(Md5accSim &s, const Job &j)
     w64(s, FPGAMR_REG_SRC_LO, j.src);
     w64(s, FPGAMR_REG_DST_LO, j.dst);
     s.reg_write(FPGAMR_REG_MATCH_CAP, j.cap);
-    s.reg_write(FPGAMR_REG_IRQ_ENABLE, 3);
+    s.reg_write(FPGAMR_REG_IRQ_ENABLE, irq_enable);
     s.reg_write(FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
 }
 static Result finish(Md5accSim &s, uint64_t guard = 50000000)
@@ -112,7 +102,7 @@ static uint64_t check_digests(uint64_t dst, uint64_t first, uint64_t count, int 
     uint64_t bad = 0;
     for (uint64_t i = 0; i < count; i++) {
         uint8_t d[16];
-        md5_ref_value(first + i, w, d);
+        ref_value(first + i, w, d);
         if (memcmp(d, at(dst + 16 * i), 16) != 0) {
             if (bad < 3) printf("  digest %llu (value %llx, width %d) wrong\n", (unsigned long long)i,
                                 (unsigned long long)(first + i), w);
@@ -147,6 +137,39 @@ static std::vector<Rec> records(uint64_t dst, uint64_t n)
         v.push_back(r);
     }
     return v;
+}
+
+// Runs a search job while draining its match ring the way the driver does:
+// on each interrupt read MATCH_COUNT, take the new records (record i at
+// dst + 32 * (i % cap)), write MATCH_ACK, clear IRQ_STATUS.MATCH. The host
+// answers 300 clocks late, so the device fills the ring and waits.
+static Result run_ring(Md5accSim &s, const Job &j, std::vector<Rec> &out, bool &saw_full)
+{
+    uint64_t consumed = 0;
+    auto drain = [&](uint64_t upto) {
+        for (; consumed < upto; consumed++) {
+            Rec r;
+            uint64_t a = j.dst + 32 * (consumed % j.cap);
+            memcpy(&r.value, at(a), 8);
+            memcpy(r.digest, at(a + 16), 16);
+            out.push_back(r);
+        }
+    };
+    launch(s, j, 7);
+    for (uint64_t guard = 0; guard < 50000000; guard++) {
+        s.tick();
+        if (!s.irq()) continue;
+        uint32_t sts = s.reg_read(FPGAMR_REG_IRQ_STATUS);
+        if (sts & (FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK)) break;
+        for (int i = 0; i < 300; i++) s.tick();
+        if (s.reg_read(FPGAMR_REG_STATUS) & FPGAMR_STATUS_MATCH_FULL_MASK) saw_full = true;
+        drain(s.reg_read(FPGAMR_REG_MATCH_COUNT));
+        s.reg_write(FPGAMR_REG_MATCH_ACK, (uint32_t)consumed);
+        s.reg_write(FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_MATCH_MASK);
+    }
+    Result r = finish(s);
+    drain(r.match_count);
+    return r;
 }
 
 int main(int argc, char **argv)
@@ -205,7 +228,8 @@ int main(int argc, char **argv)
         Result r = run(s, j);
         static const uint8_t want[16] = {0x09, 0x68, 0x22, 0x47, 0x5d, 0xd5, 0x17, 0xc1,
                                          0x08, 0x9f, 0x4b, 0x58, 0xc7, 0xf3, 0x46, 0xef};
-        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && memcmp(at(j.dst), want, 16) == 0, "MD5(00000123)");
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && memcmp(at(j.dst), want, 16) == 0, "MD5(00000123): status %08x done %llu, %02x%02x%02x%02x",
+              r.status, (unsigned long long)r.done, at(j.dst)[0], at(j.dst)[1], at(j.dst)[2], at(j.dst)[3]);
     }
 
     // ---- zero-length batch
@@ -215,6 +239,7 @@ int main(int argc, char **argv)
         Result r = run(s, j);
         CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == 0 && r.irq_line, "zero-length hash %08x", r.status);
         j.op = FPGAMR_OP_SEARCH;
+        j.cap = 1;
         r = run(s, j);
         CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == 0 && r.match_count == 0, "zero-length search");
     }
@@ -227,8 +252,8 @@ int main(int argc, char **argv)
         j.dst = MEM_BASE + 0x200000; j.cap = 1024;
         std::vector<uint64_t> planted = {j.start, j.start + 1, j.start + 1500, j.start + 3000};
         std::vector<std::vector<uint8_t>> tg;
-        for (uint64_t v : planted) { std::vector<uint8_t> d(16); md5_ref_value(v, 5, d.data()); tg.push_back(d); }
-        { std::vector<uint8_t> d(16); md5_ref_value(j.start + 3001, 5, d.data()); tg.push_back(d); }  // outside
+        for (uint64_t v : planted) { std::vector<uint8_t> d(16); ref_value(v, 5, d.data()); tg.push_back(d); }
+        { std::vector<uint8_t> d(16); ref_value(j.start + 3001, 5, d.data()); tg.push_back(d); }  // outside
         set_filter(s, tg);
         Result r = run(s, j);
         CHECK(r.status == FPGAMR_STATUS_DONE_MASK, "search status %08x", r.status);
@@ -238,7 +263,7 @@ int main(int argc, char **argv)
         bool digests_ok = true;
         for (auto &x : recs) {
             uint8_t d[16];
-            md5_ref_value(x.value, 5, d);
+            ref_value(x.value, 5, d);
             if (memcmp(d, x.digest, 16)) digests_ok = false;
             found.insert(x.value);
         }
@@ -248,21 +273,57 @@ int main(int argc, char **argv)
         CHECK(r.match_count >= planted.size() && r.match_count < planted.size() + 4, "match count %u", r.match_count);
     }
 
-    // ---- match overflow: every value hits, capacity 10
+    // ---- match ring: every value hits; a ring of 16 records drained on MATCH
+    // interrupts delivers all of them, once each, and nothing outside the ring
     {
         Job j;
-        j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 1000; j.count = 100;
-        j.dst = MEM_BASE + 0x300000; j.cap = 10;
-        memset(at(j.dst), 0xAB, 32 * 12);
+        j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 1003; j.count = 1000;
+        j.dst = MEM_BASE + 0x300000; j.cap = 16;
+        memset(at(j.dst), 0xAB, 32 * 18);
         set_filter(s, {}, true);
-        Result r = run(s, j);
-        CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_MATCH_OVERFLOW_MASK), "overflow status %08x", r.status);
-        CHECK(r.match_count == 100 && r.done == 100, "overflow counts %u %llu", r.match_count, (unsigned long long)r.done);
-        auto recs = records(j.dst, 10);
+        std::vector<Rec> recs;
+        bool saw_full = false;
+        Result r = run_ring(s, j, recs, saw_full);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK, "ring status %08x", r.status);
+        CHECK(r.match_count == 1000 && r.done == 1000 && recs.size() == 1000, "ring counts %u %llu %zu",
+              r.match_count, (unsigned long long)r.done, recs.size());
         std::set<uint64_t> vals;
-        for (auto &x : recs) vals.insert(x.value);
-        CHECK(vals.size() == 10 && *vals.begin() >= 1000 && *vals.rbegin() < 1100, "10 distinct records");
-        CHECK(at(j.dst + 32 * 10)[0] == 0xAB, "nothing written past the capacity");
+        bool digests_ok = true;
+        for (auto &x : recs) {
+            uint8_t d[16];
+            ref_value(x.value, 4, d);
+            digests_ok &= memcmp(d, x.digest, 16) == 0;
+            vals.insert(x.value);
+        }
+        CHECK(vals.size() == 1000 && *vals.begin() == 1003 && *vals.rbegin() == 2002, "every value once");
+        CHECK(digests_ok, "ring record digests");
+        CHECK(saw_full, "the device waited for the host (STATUS.MATCH_FULL)");
+        CHECK(at(j.dst + 32 * 16)[0] == 0xAB, "nothing written past the ring");
+    }
+    // ---- interrupt masking: MATCH pending but disabled keeps the line low;
+    // the device waits with a full ring until the host acknowledges
+    {
+        Job j;
+        j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 0; j.count = 200;
+        j.dst = MEM_BASE + 0x300000; j.cap = 8;
+        launch(s, j, 3);
+        for (int i = 0; i < 2000; i++) s.tick();
+        uint32_t st = s.reg_read(FPGAMR_REG_STATUS);
+        CHECK((st & FPGAMR_STATUS_BUSY_MASK) && (st & FPGAMR_STATUS_MATCH_FULL_MASK), "waiting on a full ring %08x", st);
+        CHECK(s.reg_read(FPGAMR_REG_IRQ_STATUS) == FPGAMR_IRQ_STATUS_MATCH_MASK && !s.irq(), "MATCH masked");
+        CHECK(s.reg_read(FPGAMR_REG_MATCH_COUNT) == 8, "8 records in the ring");
+        s.reg_write(FPGAMR_REG_IRQ_ENABLE, 7);
+        s.tick();
+        CHECK(s.irq(), "MATCH enabled: the line rises");
+        uint32_t acked = 0;
+        for (int round = 0; round < 1000 && s.busy(); round++) {
+            acked = s.reg_read(FPGAMR_REG_MATCH_COUNT);
+            s.reg_write(FPGAMR_REG_MATCH_ACK, acked);
+            for (int i = 0; i < 50; i++) s.tick();
+        }
+        Result r = finish(s);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.match_count == 200 && r.done == 200, "masked ring job %08x %u",
+              r.status, r.match_count);
     }
 
     // ---- error paths
@@ -277,6 +338,11 @@ int main(int argc, char **argv)
         CHECK(r.irq_line && r.irq_sts == FPGAMR_IRQ_STATUS_ERROR_MASK, "error irq");
         CHECK(r.err_addr == 0x40000000, "err addr %llx", (unsigned long long)r.err_addr);
         CHECK(r.done < j.count, "done %llu", (unsigned long long)r.done);
+        Job q;  // a search right after a read error starts clean
+        q.op = FPGAMR_OP_SEARCH; q.width = 4; q.count = 64; q.dst = MEM_BASE + 0x300000; q.cap = 8;
+        set_filter(s, {});
+        r = run(s, q);
+        CHECK(r.status == FPGAMR_STATUS_DONE_MASK && r.done == 64, "search after a read error %08x", r.status);
     }
     {
         // write into a buffer whose second half answers SLVERR: error mid-batch
@@ -296,7 +362,7 @@ int main(int argc, char **argv)
         uint64_t okbad = 0;
         for (uint64_t i = 0; i < 0x4000 / 16; i++) {
             uint8_t d[16];
-            md5_ref_value(5 + i, 6, d);
+            ref_value(5 + i, 6, d);
             if (memcmp(d, &bad[16 * i], 16)) okbad++;
         }
         CHECK(okbad == 0, "digests before the error are right");
@@ -305,7 +371,7 @@ int main(int argc, char **argv)
     }
     {
         Job j;  // bad width, bad alignment
-        j.op = FPGAMR_OP_SEARCH; j.width = 9; j.count = 10; j.dst = MEM_BASE;
+        j.op = FPGAMR_OP_SEARCH; j.width = 9; j.count = 10; j.dst = MEM_BASE; j.cap = 4;
         Result r = run(s, j);
         CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ERROR_MASK | (FPGAMR_ERR_BAD_WIDTH << FPGAMR_STATUS_ERR_CODE_SHIFT)),
               "bad width %08x", r.status);
@@ -314,6 +380,10 @@ int main(int argc, char **argv)
         CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ERROR_MASK | (FPGAMR_ERR_BAD_ALIGN << FPGAMR_STATUS_ERR_CODE_SHIFT)),
               "bad align %08x", r.status);
         CHECK(r.irq_sts == FPGAMR_IRQ_STATUS_ERROR_MASK, "bad config irq");
+        j.dst = MEM_BASE; j.cap = 0;
+        r = run(s, j);
+        CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ERROR_MASK | (FPGAMR_ERR_BAD_CAP << FPGAMR_STATUS_ERR_CODE_SHIFT)),
+              "search without a ring %08x", r.status);
         j.op = FPGAMR_OP_HASH; j.src = MEM_BASE; j.dst = MEM_BASE + 0x4000 + bus_bytes / 2;  // not bus aligned
         r = run(s, j);
         CHECK(r.status == (FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ERROR_MASK | (FPGAMR_ERR_BAD_ALIGN << FPGAMR_STATUS_ERR_CODE_SHIFT)),
@@ -330,7 +400,7 @@ int main(int argc, char **argv)
         j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 0; j.count = 1u << 20;
         j.dst = MEM_BASE + 0x300000; j.cap = 64;
         std::vector<std::vector<uint8_t>> tg(1, std::vector<uint8_t>(16));
-        md5_ref_value(0x123, 4, tg[0].data());
+        ref_value(0x123, 4, tg[0].data());
         set_filter(s, tg);
         launch(s, j);
         for (int i = 0; i < 3000; i++) s.tick();
@@ -370,7 +440,7 @@ int main(int argc, char **argv)
         j.op = FPGAMR_OP_SEARCH; j.width = 4; j.start = 0; j.count = 1u << 18;
         j.dst = MEM_BASE + 0x300000; j.cap = 64;
         std::vector<std::vector<uint8_t>> tg(1, std::vector<uint8_t>(16));
-        md5_ref_value(0x123, 4, tg[0].data());
+        ref_value(0x123, 4, tg[0].data());
         set_filter(s, tg);
         Result r = run(s, j);
         auto recs = records(j.dst, r.match_count);

@@ -22,7 +22,7 @@
 #include "fpgamr_targets.h"
 
 #define DEFAULT_BATCH ((uint64_t)FPGAMR_BATCH_VALUES)
-#define MATCH_CAP 4096u
+#define MATCH_CAP 4096u   /* records per match ring (regmap 2.0: drained while the device runs) */
 #define FILTER_TOTAL_WORDS (FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS)
 #define USER_BUFS 8
 
@@ -256,9 +256,17 @@ fpgamr_dev *fpgamr_open_rc(const char *spec, int *rcp, char *err, size_t errlen)
         uint64_t dpb = d->bus_bytes / 16;
         d->batch = (d->batch + dpb - 1) / dpb * dpb;
     }
+    /* the modelled device time runs at the clock the design was built for,
+     * unless the spec says mhz= */
+    if (!fpgamr_opt(opts, "mhz", val, sizeof val)) {
+        uint32_t khz = rd(d, FPGAMR_REG_CLOCK_KHZ);
+        if (khz) d->bus.mhz = khz / 1e3;
+    }
     /* a clean slate: no stale interrupt, interrupts on */
-    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
-    wr(d, FPGAMR_REG_IRQ_ENABLE, FPGAMR_IRQ_ENABLE_DONE_MASK | FPGAMR_IRQ_ENABLE_ERROR_MASK);
+    wr(d, FPGAMR_REG_IRQ_STATUS,
+       FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK | FPGAMR_IRQ_STATUS_MATCH_MASK);
+    wr(d, FPGAMR_REG_IRQ_ENABLE,
+       FPGAMR_IRQ_ENABLE_DONE_MASK | FPGAMR_IRQ_ENABLE_ERROR_MASK | FPGAMR_IRQ_ENABLE_MATCH_MASK);
     if (rcp) *rcp = 0;
     return d;
 }
@@ -362,26 +370,26 @@ static void start_job(fpgamr_dev *d, int op, int width, uint64_t start, uint64_t
     wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
 }
 
-/* The accelerator clears its read engine's error flag only when a hash job
- * starts (md5acc_top: the read engine's start is a hash START), so after a
- * read error a search job would stop at once with the same stale error. A
- * one-message hash job between the driver's own buffers (which a read error
- * implies exist) clears it; its figures are not counted. */
-static void clear_read_error(fpgamr_dev *d)
-{
-    if (!d->in[0].host || !d->in[1].host) return;
-    memset(d->in[0].host, 0, d->bus_bytes);
-    d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, d->bus_bytes);
-    start_job(d, FPGAMR_OP_HASH, 4, 0, 1, d->in[0].bus, d->in[1].bus, 0);
-    d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
-    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
-    d->bus.irq_done(d->bus.ctx);
-}
+/* A search job's match ring (regmap 2.0): record i at DST + 32 * (i % cap);
+ * the device never runs more than cap records ahead of MATCH_ACK, so the
+ * host drains it while the job runs, on MATCH interrupts, and once more
+ * after DONE. */
+typedef struct match_ring match_ring;
+static void ring_drain(fpgamr_dev *d, match_ring *g, uint32_t upto, int ack);
 
-/* wait for the interrupt of the running job, then read and clear its status */
-static int wait_job(fpgamr_dev *d, job_result *r)
+/* wait for the interrupt that ends the running job (draining its match ring
+ * on the MATCH interrupts before it, when ring is given), then read and
+ * clear its status */
+static int wait_job(fpgamr_dev *d, job_result *r, match_ring *ring)
 {
-    int w = d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
+    int w;
+    while ((w = d->bus.wait_irq(d->bus.ctx, d->timeout_ms)) > 0 && ring) {
+        uint32_t sts = rd(d, FPGAMR_REG_IRQ_STATUS);
+        if (sts & (FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK)) break;
+        ring_drain(d, ring, rd(d, FPGAMR_REG_MATCH_COUNT), 1);
+        wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_MATCH_MASK);
+        d->bus.irq_done(d->bus.ctx);
+    }
     if (w <= 0) {
         wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
         d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
@@ -396,17 +404,17 @@ static int wait_job(fpgamr_dev *d, job_result *r)
     r->cycles = rd64(d, FPGAMR_REG_CYCLES_LO);
     r->match_count = rd(d, FPGAMR_REG_MATCH_COUNT);
     r->err_addr = 0;
-    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
+    wr(d, FPGAMR_REG_IRQ_STATUS,
+       FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK | FPGAMR_IRQ_STATUS_MATCH_MASK);
     d->bus.irq_done(d->bus.ctx);
     if (r->status & FPGAMR_STATUS_ERROR_MASK) {
         r->err_addr = rd64(d, FPGAMR_REG_ERR_ADDR_LO);
         unsigned code = (r->status & FPGAMR_STATUS_ERR_CODE_MASK) >> FPGAMR_STATUS_ERR_CODE_SHIFT;
         static const char *names[] = {"none", "read response error", "write response error", "bad width",
-                                      "bad alignment"};
+                                      "bad alignment", "no match ring"};
         snprintf(d->err, sizeof d->err, "%s: device error %u (%s) at bus address 0x%llx after %llu values",
-                 d->bus.name, code, code < 5 ? names[code] : "?", (unsigned long long)r->err_addr,
+                 d->bus.name, code, code < 6 ? names[code] : "?", (unsigned long long)r->err_addr,
                  (unsigned long long)r->done);
-        if (code == FPGAMR_ERR_READ_RESP) clear_read_error(d);
         return FPGAMR_EIO;
     }
     if (!(r->status & FPGAMR_STATUS_DONE_MASK)) {
@@ -424,9 +432,10 @@ static int wait_job(fpgamr_dev *d, job_result *r)
  * the callers report: a batch that did fewer than the `expected` values it
  * was given is no error here but counted (short_batches) and described in
  * the last error, and shows as fewer values done. */
-static int finish_batch(fpgamr_dev *d, job_result *r, uint64_t k, uint64_t expected, const char *verb)
+static int finish_batch(fpgamr_dev *d, job_result *r, uint64_t k, uint64_t expected, const char *verb,
+                        match_ring *ring)
 {
-    int rc = wait_job(d, r);
+    int rc = wait_job(d, r, ring);
     host_begin(d);
     if (rc) {
         host_end(d);
@@ -549,7 +558,7 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
             d->bus.dma_sync(d->bus.ctx, hn.buf, 0, FPGAMR_SYNC_FROM_DEVICE, hn.off, (size_t)nn * 16);
             h += host_end(d);
         }
-        if ((rc = finish_batch(d, &r, k, nk, "did"))) {
+        if ((rc = finish_batch(d, &r, k, nk, "did", NULL))) {
             d->st.wall_seconds += now_s() - t0;
             return rc;
         }
@@ -594,40 +603,71 @@ static void load_filter(fpgamr_dev *d, const uint8_t *targets, size_t n)
     d->filter_loaded = 1;
 }
 
+/* Matches reach the host in the device's order (each pipeline's hits in
+ * order, the pipelines interleaved): a batch's matches are gathered, sorted,
+ * then the first max of all go to out. */
 typedef struct match_sink {
     uint64_t *out;
     size_t max, n;
+    uint64_t *batch;            /* this batch's matches */
+    size_t nb, cap;
+    int oom;
 } match_sink;
 
 static void sink_add(match_sink *s, uint64_t v)
 {
-    if (s->n < s->max) s->out[s->n] = v;
-    s->n++;
+    if (s->nb == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        uint64_t *b = realloc(s->batch, cap * sizeof *b);
+        if (!b) {
+            s->oom = 1;
+            return;
+        }
+        s->batch = b;
+        s->cap = cap;
+    }
+    s->batch[s->nb++] = v;
 }
 
-/* exact re-check of one batch through the hash path (match buffer overflow);
- * *hashed gets the values the device re-checked */
-static int fallback_batch(fpgamr_dev *d, uint64_t start, uint64_t n, int width, const uint8_t *sorted, size_t nt,
-                          match_sink *s, uint64_t *hashed)
+/* the batch's matches, sorted, after those of the batches before */
+static void sink_end_batch(match_sink *s)
 {
-    uint8_t *dig = malloc((size_t)n * 16);
-    if (!dig) return fail(d, FPGAMR_ENOMEM, "out of memory for the overflow re-check");
-    fpgamr_stats keep = d->st;
-    int rc = fpgamr_hash_range(d, start, n, width, dig, hashed);
-    double extra_host = d->st.host_seconds - keep.host_seconds;
-    uint64_t extra_cycles = d->st.device_cycles - keep.device_cycles;
-    uint64_t extra_short = d->st.short_batches - keep.short_batches;
-    d->st = keep;  /* account the re-check to the search batch, not as hash batches */
-    d->st.host_seconds += extra_host;
-    d->st.device_cycles += extra_cycles;
-    d->st.device_seconds += (double)extra_cycles / (d->bus.mhz * 1e6);
-    d->st.short_batches += extra_short;
-    if (rc == 0)
-        for (uint64_t i = 0; i < *hashed; i++)
-            if (fpgamr_targets_contain(sorted, nt, dig + 16 * i)) sink_add(s, start + i);
-    free(dig);
-    d->st.fallback_batches++;
-    return rc;
+    qsort(s->batch, s->nb, sizeof *s->batch, cmpu64);
+    for (size_t i = 0; i < s->nb; i++, s->n++)
+        if (s->n < s->max) s->out[s->n] = s->batch[i];
+    s->nb = 0;
+}
+
+struct match_ring {
+    fpgamr_dmabuf *buf;
+    uint32_t consumed;          /* records taken so far */
+    uint64_t bstart, n;         /* the batch's values */
+    const uint8_t *targets;     /* sorted (fpgamr_targets.h) */
+    size_t ntargets;
+    match_sink *sink;
+};
+
+/* takes the ring's records [consumed, upto): the exact check of each filter
+ * hit against the targets; ack: tell the (running) device they are free */
+static void ring_drain(fpgamr_dev *d, match_ring *g, uint32_t upto, int ack)
+{
+    const size_t rb = FPGAMR_MATCH_RECORD_BYTES;
+    while (g->consumed != upto) {
+        uint32_t at = g->consumed % MATCH_CAP;
+        uint32_t n = upto - g->consumed;
+        if (n > MATCH_CAP - at) n = MATCH_CAP - at;  /* up to the ring's end */
+        d->bus.dma_sync(d->bus.ctx, g->buf, 1, FPGAMR_SYNC_FROM_DEVICE, (size_t)at * rb, (size_t)n * rb);
+        const uint8_t *rec = (const uint8_t *)g->buf->host + (size_t)at * rb;
+        for (uint32_t i = 0; i < n; i++, rec += rb) {
+            uint64_t v;
+            memcpy(&v, rec, 8);
+            if (v - g->bstart < g->n && fpgamr_targets_contain(g->targets, g->ntargets, rec + 16)) sink_add(g->sink, v);
+        }
+        /* the device may write these records again once acknowledged */
+        if (ack) d->bus.dma_sync(d->bus.ctx, g->buf, 0, FPGAMR_SYNC_FROM_DEVICE, (size_t)at * rb, (size_t)n * rb);
+        g->consumed += n;
+    }
+    if (ack) wr(d, FPGAMR_REG_MATCH_ACK, g->consumed);
 }
 
 int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, const uint8_t *targets,
@@ -653,66 +693,41 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     host_begin(d);
     load_filter(d, targets, ntargets);
     uint64_t nb = (count + B - 1) / B;
-    /* overflowed batches: their number and the values the device checked */
-    struct { uint64_t k, n; } *overflowed = calloc((size_t)nb, sizeof *overflowed);
-    size_t noverflow = 0;
-    match_sink sink = {matches_out, max_matches, 0};
+    match_sink sink = {matches_out, max_matches, 0, NULL, 0, 0, 0};
+    match_ring ring[2];
     uint64_t done = 0;
     job_result r;
     uint64_t n0 = count < B ? count : B;
+    ring[0] = (match_ring){&d->mbuf[0], 0, start, n0, targets, ntargets, &sink};
     d->bus.dma_sync(d->bus.ctx, &d->mbuf[0], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[0].size);
     start_job(d, FPGAMR_OP_SEARCH, width, start, n0, 0, d->mbuf[0].bus, MATCH_CAP);
     double h = host_end(d);
-    if (!overflowed) {
-        rc = fail(d, FPGAMR_ENOMEM, "out of memory");
-        wait_job(d, &r);
-        goto out;
-    }
 
     for (uint64_t k = 0; k < nb; k++) {
         int cur = (int)(k & 1), nxt = cur ^ 1;
         uint64_t bstart = start + k * B;
         uint64_t nk = (k + 1 < nb) ? B : count - k * B;
-        if ((rc = finish_batch(d, &r, k, nk, "checked")))
+        if ((rc = finish_batch(d, &r, k, nk, "checked", &ring[cur])))
             break;
         if (k + 1 < nb) {  /* the device checks batch k+1 while the host confirms batch k */
             uint64_t nn = (k + 2 < nb) ? B : count - (k + 1) * B;
+            ring[nxt] = (match_ring){&d->mbuf[nxt], 0, bstart + B, nn, targets, ntargets, &sink};
             d->bus.dma_sync(d->bus.ctx, &d->mbuf[nxt], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[nxt].size);
             start_job(d, FPGAMR_OP_SEARCH, width, bstart + B, nn, 0, d->mbuf[nxt].bus, MATCH_CAP);
         }
         d->st.filter_hits += r.match_count;
-        if (r.match_count > MATCH_CAP) {
-            overflowed[noverflow].k = k;
-            overflowed[noverflow++].n = r.done;
-        } else {
-            size_t first = sink.n;
-            d->bus.dma_sync(d->bus.ctx, &d->mbuf[cur], 1, FPGAMR_SYNC_FROM_DEVICE, 0,
-                            (size_t)r.match_count * FPGAMR_MATCH_RECORD_BYTES);
-            const uint8_t *rec = d->mbuf[cur].host;
-            for (uint32_t i = 0; i < r.match_count; i++, rec += FPGAMR_MATCH_RECORD_BYTES) {
-                uint64_t v;
-                memcpy(&v, rec, 8);
-                if (v - bstart < nk && fpgamr_targets_contain(targets, ntargets, rec + 16)) sink_add(&sink, v);
-            }
-            if (sink.n > first && first < max_matches) {
-                size_t upto = sink.n < max_matches ? sink.n : max_matches;
-                qsort(matches_out + first, upto - first, sizeof *matches_out, cmpu64);
-            }
+        ring_drain(d, &ring[cur], r.match_count, 0);  /* the rest of batch k's records */
+        sink_end_batch(&sink);
+        if (sink.oom) {
+            rc = fail(d, FPGAMR_ENOMEM, "out of memory for the matches");
+            break;
         }
         done += r.done;
         h += host_end(d);
         count_batch(d, r.done, h);
         h = 0;
     }
-    /* batches whose match buffer overflowed: exact re-check through the hash path */
-    for (size_t i = 0; rc == 0 && i < noverflow; i++) {
-        uint64_t n = overflowed[i].n, rechecked = 0;
-        rc = fallback_batch(d, start + overflowed[i].k * B, n, width, targets, ntargets, &sink, &rechecked);
-        done -= n - rechecked;  /* what the re-check did not confirm was not checked */
-        d->st.values -= n - rechecked;
-    }
-out:
-    free(overflowed);
+    free(sink.batch);
     if (values_done) *values_done = done;
     if (nmatches) *nmatches = sink.n;
     d->st.wall_seconds += now_s() - t0;

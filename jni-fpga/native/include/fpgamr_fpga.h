@@ -17,7 +17,8 @@
  *                                    libfpgamr-vsim-pN.so, found at lib=, in
  *                                    $FPGAMR_VSIM_DIR, beside the library
  *                                    holding this driver, or on the loader
- *                                    path; mhz (default 50) only scales the
+ *                                    path; mhz (default: the design clock,
+ *                                    the CLOCK_KHZ register) only scales the
  *                                    modelled device time.
  *
  * Fault injection (vsim only; the simulation harness does it, the RTL is
@@ -79,8 +80,9 @@ typedef struct fpgamr_stats {
     double last_batch_host_seconds;
     double max_batch_host_seconds;
     uint64_t filter_hits;         /* search: filter hits reported by the device */
-    uint64_t fallback_batches;    /* search: batches re-checked through the hash path
-                                     because the match buffer overflowed */
+    uint64_t fallback_batches;    /* search: batches re-checked through the hash path;
+                                     always 0 since register map 2.0 (the device's
+                                     match ring is drained while it runs) */
     uint64_t zero_copy_batches;   /* hash: batches written straight into the caller's
                                      buffer (fpgamr_dma_alloc memory), no copy */
     uint64_t short_batches;       /* batches whose device counter shows fewer values

@@ -3,10 +3,14 @@
 #define FPGAMR_REGS_H
 
 #define FPGAMR_DESIGN_ID 0x4D443541u
-#define FPGAMR_REGMAP_MAJOR 1u
+#define FPGAMR_REGMAP_MAJOR 2u
 #define FPGAMR_REGMAP_MINOR 0u
-#define FPGAMR_REGMAP_VERSION 0x00010000u
+#define FPGAMR_REGMAP_VERSION 0x00020000u
 #define FPGAMR_WINDOW_BYTES 4096u
+/* the clock the design is built for (MHz): the default of the modelled device time */
+#define FPGAMR_CLOCK_MHZ 50u
+#define FPGAMR_DEFAULT_PIPELINES 8u
+#define FPGAMR_DEFAULT_DATA_W 256u
 
 /* DESIGN_ID (ro): Design identifier, ASCII 'MD5A'. Fixed contract: never changes. */
 #define FPGAMR_REG_DESIGN_ID 0x000u
@@ -47,7 +51,7 @@
 #define FPGAMR_CTRL_ABORT_SHIFT 1u
 #define FPGAMR_CTRL_ABORT_MASK 0x00000002u
 
-/* STATUS (ro): Job status; DONE/ERROR/ABORTED/MATCH_OVERFLOW are cleared by the next START. */
+/* STATUS (ro): Job status; DONE/ERROR/ABORTED are cleared by the next START. */
 #define FPGAMR_REG_STATUS 0x014u
 #define FPGAMR_STATUS_BUSY_SHIFT 0u
 #define FPGAMR_STATUS_BUSY_MASK 0x00000001u
@@ -57,8 +61,8 @@
 #define FPGAMR_STATUS_ERROR_MASK 0x00000004u
 #define FPGAMR_STATUS_ABORTED_SHIFT 3u
 #define FPGAMR_STATUS_ABORTED_MASK 0x00000008u
-#define FPGAMR_STATUS_MATCH_OVERFLOW_SHIFT 4u
-#define FPGAMR_STATUS_MATCH_OVERFLOW_MASK 0x00000010u
+#define FPGAMR_STATUS_MATCH_FULL_SHIFT 4u
+#define FPGAMR_STATUS_MATCH_FULL_MASK 0x00000010u
 #define FPGAMR_STATUS_ERR_CODE_SHIFT 8u
 #define FPGAMR_STATUS_ERR_CODE_MASK 0x00000F00u
 
@@ -68,6 +72,8 @@
 #define FPGAMR_IRQ_ENABLE_DONE_MASK 0x00000001u
 #define FPGAMR_IRQ_ENABLE_ERROR_SHIFT 1u
 #define FPGAMR_IRQ_ENABLE_ERROR_MASK 0x00000002u
+#define FPGAMR_IRQ_ENABLE_MATCH_SHIFT 2u
+#define FPGAMR_IRQ_ENABLE_MATCH_MASK 0x00000004u
 
 /* IRQ_STATUS (rw1c): Interrupt status, write 1 to clear. The irq line is (IRQ_STATUS & IRQ_ENABLE) != 0, level-high. */
 #define FPGAMR_REG_IRQ_STATUS 0x01Cu
@@ -75,6 +81,8 @@
 #define FPGAMR_IRQ_STATUS_DONE_MASK 0x00000001u
 #define FPGAMR_IRQ_STATUS_ERROR_SHIFT 1u
 #define FPGAMR_IRQ_STATUS_ERROR_MASK 0x00000002u
+#define FPGAMR_IRQ_STATUS_MATCH_SHIFT 2u
+#define FPGAMR_IRQ_STATUS_MATCH_MASK 0x00000004u
 
 /* MODE (rw): Job mode. */
 #define FPGAMR_REG_MODE 0x020u
@@ -101,16 +109,16 @@
 /* SRC_HI (rw): Hash: message address bits 63:32 (must be 0 for a 32-bit bus). */
 #define FPGAMR_REG_SRC_HI 0x03Cu
 
-/* DST_LO (rw): Hash: bus address of the digests (16 bytes each). Search: bus address of the match records (MATCH_RECORD_BYTES each). Hash: aligned to the data bus width (2^LOG2_BUS_BYTES bytes); search: MATCH_RECORD_BYTES aligned. Bits 31:0. */
+/* DST_LO (rw): Hash: bus address of the digests (16 bytes each), aligned to the data bus width (2^LOG2_BUS_BYTES bytes). Search: bus address of the match ring (MATCH_CAP records of MATCH_RECORD_BYTES), MATCH_RECORD_BYTES aligned. Bits 31:0. */
 #define FPGAMR_REG_DST_LO 0x040u
 
 /* DST_HI (rw): Destination address bits 63:32 (must be 0 for a 32-bit bus). */
 #define FPGAMR_REG_DST_HI 0x044u
 
-/* MATCH_CAP (rw): Search: capacity of the match buffer in records. */
+/* MATCH_CAP (rw): Search: capacity of the match ring in records (at least 1). Record i of a job is written at DST + MATCH_RECORD_BYTES * (i mod MATCH_CAP), never more than MATCH_CAP records ahead of MATCH_ACK. */
 #define FPGAMR_REG_MATCH_CAP 0x048u
 
-/* MATCH_COUNT (ro): Search: filter hits of the last job (records written = min(MATCH_COUNT, MATCH_CAP)). */
+/* MATCH_COUNT (ro): Search: records of the running or last job written to the ring with an OKAY response (readable by the host); at DONE, every filter hit of the job. */
 #define FPGAMR_REG_MATCH_COUNT 0x04Cu
 
 /* DONE_LO (ro): Values done, bits 31:0. Hash: digests written with an OKAY response. Search: values compared against the filter. */
@@ -141,6 +149,12 @@
 /* ERR_ADDR_HI (ro): Bus address of the failing burst, bits 63:32. */
 #define FPGAMR_REG_ERR_ADDR_HI 0x06Cu
 
+/* CLOCK_KHZ (ro): The clock this design was built for, in kHz (design.clock_mhz); the driver's modelled device time uses it. */
+#define FPGAMR_REG_CLOCK_KHZ 0x070u
+
+/* MATCH_ACK (rw): Search: records of the running job the host has consumed (a count since START, which clears it); the device writes record i only when i < MATCH_ACK + MATCH_CAP. */
+#define FPGAMR_REG_MATCH_ACK 0x074u
+
 #define FPGAMR_OP_HASH 0u /* MODE.OP for the hash path */
 #define FPGAMR_OP_SEARCH 1u /* MODE.OP for the search path */
 #define FPGAMR_ERR_NONE 0u /* no error */
@@ -148,6 +162,7 @@
 #define FPGAMR_ERR_WRITE_RESP 2u /* SLVERR/DECERR on a write burst */
 #define FPGAMR_ERR_BAD_WIDTH 3u /* MODE.WIDTH outside MIN_WIDTH..MAX_WIDTH */
 #define FPGAMR_ERR_BAD_ALIGN 4u /* SRC or DST not aligned, or above the bus address range */
+#define FPGAMR_ERR_BAD_CAP 5u /* search with MATCH_CAP = 0 */
 #define FPGAMR_DIGEST_BYTES 16u /* bytes per digest (RFC 1321 byte order) */
 #define FPGAMR_BUS_ALIGN 16u /* the smallest data bus width in bytes (DATA_W = 128): the least alignment of SRC and DST; a design requires 2^DESIGN_PARAMS.LOG2_BUS_BYTES */
 #define FPGAMR_MATCH_RECORD_BYTES 32u /* match record: bytes 0..7 value (little-endian), 8..15 zero, 16..31 digest */

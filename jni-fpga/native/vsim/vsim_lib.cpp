@@ -40,7 +40,6 @@ struct fpgamr_vsim {
     Md5accSim *sim = nullptr;
     std::mutex m;
     std::condition_variable cv_run;
-    std::condition_variable cv_irq;
     std::thread th;
     bool stop = false;
     bool kick = false;
@@ -63,7 +62,6 @@ struct fpgamr_vsim {
         std::unique_lock<std::mutex> lk(m);
         while (!stop) {
             if (frozen || (!kick && !sim->busy() && sim->bus_quiet())) {
-                cv_irq.notify_all();
                 cv_run.wait(lk);
                 continue;
             }
@@ -73,7 +71,6 @@ struct fpgamr_vsim {
                 sim->tick();
                 if (!sim->busy() && sim->bus_quiet()) break;
             }
-            if (sim->irq()) cv_irq.notify_all();
             if (host_waiting.load(std::memory_order_relaxed)) {
                 lk.unlock();
                 while (host_waiting.load(std::memory_order_relaxed)) std::this_thread::yield();
@@ -281,8 +278,20 @@ void fpgamr_vsim_set_region_resp(fpgamr_vsim *v, uint64_t bus_addr, int resp)
 
 int fpgamr_vsim_wait_irq(fpgamr_vsim *v, int timeout_ms)
 {
-    std::unique_lock<std::mutex> lk(v->m);
-    return v->cv_irq.wait_for(lk, std::chrono::milliseconds(timeout_ms), [v] { return v->sim->irq(); }) ? 1 : 0;
+    // Polls the line, taking the lock the way a register access does: a busy
+    // device may be waiting for the host (a full match ring), and then its
+    // clock thread never idles and gives the lock only to a waiting host.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+        {
+            v->host_waiting.fetch_add(1);
+            std::unique_lock<std::mutex> lk(v->m);
+            v->host_waiting.fetch_sub(1);
+            if (v->sim->irq()) return 1;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) return 0;
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
 }
 
 uint64_t fpgamr_vsim_cycles(fpgamr_vsim *v)

@@ -1,0 +1,159 @@
+// md5acc_hash_sink: the hash path's output. Groups of up to LANES digests
+// (LANES <= digests per beat) leave the pipelines; a gearbox packs them
+// into full DATA_W-bit beats (the rest of a group waits for the next one),
+// the beats queue in a FIFO and go out as INCR bursts of up to MAX_BURST
+// beats that never cross 4 KiB, in order from `dst`. When `drained` (no
+// group will come any more) a partial beat is flushed with strobes for the
+// digests it holds. The pipelines never stall: `room` says whether the FIFO
+// can take every group that may be in flight (SLACK), and the candidate
+// generator issues only then.
+`default_nettype none
+module md5acc_hash_sink #(
+    parameter integer LANES = 2,
+    parameter integer DATA_W = 256,
+    parameter integer ADDR_W = 32,
+    parameter integer MAX_BURST = 16,
+    parameter integer DEPTH = 128,
+    parameter integer SLACK = 72
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+    input  wire                  start,          // pulse: a new job
+    input  wire [ADDR_W-1:0]     dst,            // bus aligned
+    input  wire [63:0]           count,          // digests of the job
+    input  wire                  active,         // the running job is a hash job
+    input  wire                  drained,        // no more groups will arrive
+    input  wire                  in_valid,
+    input  wire [LANES-1:0]      in_mask,        // contiguous from lane 0
+    input  wire [LANES*128-1:0]  in_digest,
+    output wire                  room,
+    output wire                  idle,           // everything handed to the write DMA
+    // to the write DMA
+    output wire                  wcmd_valid,
+    input  wire                  wcmd_ready,
+    output wire [ADDR_W-1:0]     wcmd_addr,
+    output wire [7:0]            wcmd_len,
+    output wire                  wdata_valid,
+    input  wire                  wdata_ready,
+    output wire [DATA_W-1:0]     wdata,
+    output wire [DATA_W/8-1:0]   wstrb
+);
+    localparam integer BUS_B = DATA_W / 8;
+    localparam integer LSB = $clog2(BUS_B);
+    localparam integer DPB = DATA_W / 128;            // digests per beat
+    localparam integer GN_W = $clog2(DPB) + 1;        // digests held in the gearbox
+    localparam integer CW = $clog2(LANES + 1);
+    localparam integer PAGE_BEATS = 4096 / BUS_B;
+    localparam integer FC_W = $clog2(DEPTH) + 1;
+
+    reg [CW-1:0] in_cnt;
+    integer q;
+    always @* begin
+        in_cnt = {CW{1'b0}};
+        for (q = 0; q < LANES; q = q + 1) if (in_mask[q]) in_cnt = q + 1;
+    end
+
+    // gearbox: gb_n (< DPB) digests wait in gb_buf for a full beat
+    reg  [127:0]    gb_buf [0:DPB-1];
+    reg  [GN_W-1:0] gb_n;
+    wire [7:0]      gb_sum = {{(8-GN_W){1'b0}}, gb_n} + {{(8-CW){1'b0}}, in_cnt};
+    wire            gb_full = gb_sum >= DPB;
+    wire            fifo_in_ready;
+    wire            gb_flush = active && drained && !in_valid && gb_n != {GN_W{1'b0}} && fifo_in_ready;
+    wire [DATA_W-1:0] gb_beat;
+    wire [DPB-1:0]  gb_valid;     // digests of the beat that are real (strobes)
+    genvar s;
+    generate
+        for (s = 0; s < DPB; s = s + 1) begin : g_gb
+            // slot s of the outgoing beat: a waiting digest, or lane s - gb_n
+            wire [7:0] li = s - {{(8-GN_W){1'b0}}, gb_n};
+            wire [127:0] from_lane = (li < LANES) ? in_digest[128*li[CW-1:0] +: 128] : 128'd0;
+            assign gb_beat[128*s +: 128] = (s < gb_n) ? gb_buf[s] : from_lane;
+            assign gb_valid[s] = gb_flush ? (s < gb_n) : 1'b1;
+            // after a full beat, slot s of the buffer gets lane s + DPB - gb_n
+            wire [7:0] ci = s + DPB - {{(8-GN_W){1'b0}}, gb_n};
+            wire [127:0] carry = (ci < LANES) ? in_digest[128*ci[CW-1:0] +: 128] : 128'd0;
+            always @(posedge clk) begin
+                if (in_valid) gb_buf[s] <= gb_full ? carry : gb_beat[128*s +: 128];
+            end
+        end
+    endgenerate
+    always @(posedge clk) begin
+        if (rst || start) gb_n <= {GN_W{1'b0}};
+        else if (gb_flush) gb_n <= {GN_W{1'b0}};
+        else if (in_valid) gb_n <= gb_full ? (gb_sum - DPB) : gb_sum[GN_W-1:0];
+    end
+
+    // beats -> FIFO
+    wire [DATA_W+DPB-1:0] fifo_data;
+    wire         fifo_valid;
+    wire         fifo_pop;
+    wire [FC_W-1:0] fifo_count;
+    sync_fifo #(.WIDTH(DATA_W + DPB), .DEPTH(DEPTH)) u_fifo (
+        .clk(clk), .rst(rst), .clr(start),
+        .in_valid((in_valid && gb_full) || gb_flush), .in_ready(fifo_in_ready), .in_data({gb_valid, gb_beat}),
+        .out_valid(fifo_valid), .out_ready(fifo_pop), .out_data(fifo_data),
+        .count(fifo_count));
+    // registered: one clock late, so SLACK covers one group more than the pipelines hold
+    reg room_r;
+    always @(posedge clk) room_r <= !rst && fifo_count < DEPTH - SLACK;
+    assign room = room_r;
+    generate
+        for (s = 0; s < DPB; s = s + 1) begin : g_strb
+            assign wstrb[16*s +: 16] = {16{fifo_data[DATA_W + s]}};
+        end
+    endgenerate
+    assign wdata = fifo_data[DATA_W-1:0];
+    assign wdata_valid = fifo_valid;
+    assign fifo_pop = wdata_ready;
+
+    // FIFO -> bursts: a burst is commanded when its beats are in the FIFO
+    // (or, once drained, whatever is left), never across 4 KiB. For the
+    // clock rate every decision starts at a register: the burst wanted next
+    // (MAX_BURST, the page's end, the beats left) is registered, so after a
+    // command one clock passes before the next (a burst is >= 1 beat and a
+    // beat is a clock, so this costs nothing once bursts are 2 beats or
+    // more); `avail` counts the FIFO's beats not yet commanded.
+    reg  [ADDR_W-1:0] hw_addr;
+    reg  [63:0]       hw_left;     // beats not yet commanded
+    reg  [FC_W-1:0]   avail;       // beats in the FIFO not yet commanded
+    reg  [8:0]        hw_want;     // the next burst's length, when want_ok
+    reg               want_ok;
+    wire [12:0] to_page = PAGE_BEATS[12:0] - {1'b0, hw_addr[11:LSB]};
+    wire        left_small = hw_left[63:9] == 55'd0;
+    reg  [8:0]  want_next;
+    always @* begin
+        want_next = MAX_BURST[8:0];
+        if (to_page < {4'd0, want_next}) want_next = to_page[8:0];
+        if (left_small && hw_left[8:0] < want_next) want_next = hw_left[8:0];
+    end
+    wire [8:0] avail9 = {{(9-FC_W){1'b0}}, avail};
+    wire [8:0] hw_len = (avail9 < hw_want) ? avail9 : hw_want;
+    wire fifo_push = ((in_valid && gb_full) || gb_flush) && fifo_in_ready;
+    assign wcmd_valid = active && want_ok && hw_len != 9'd0 &&
+                        (hw_len == hw_want || (drained && gb_n == {GN_W{1'b0}}));
+    assign wcmd_addr = hw_addr;
+    assign wcmd_len = hw_len[7:0] - 8'd1;
+    wire cmd_fire = wcmd_valid && wcmd_ready;
+
+    always @(posedge clk) begin
+        if (rst || start) begin
+            hw_addr <= dst;
+            hw_left <= (count + DPB - 1) >> $clog2(DPB);
+            avail <= {FC_W{1'b0}};
+            want_ok <= 1'b0;
+        end else begin
+            want_ok <= !cmd_fire;
+            hw_want <= want_next;
+            if (cmd_fire) begin
+                hw_addr <= hw_addr + ({{(ADDR_W-9){1'b0}}, hw_len} << LSB);
+                hw_left <= hw_left - {55'd0, hw_len};
+            end
+            avail <= avail + {{(FC_W-1){1'b0}}, fifo_push} - (cmd_fire ? hw_len[FC_W-1:0] : {FC_W{1'b0}});
+        end
+    end
+
+    // every beat went out when the FIFO is empty (a command covers only beats in it)
+    assign idle = gb_n == {GN_W{1'b0}} && fifo_count == {FC_W{1'b0}};
+endmodule
+`default_nettype wire

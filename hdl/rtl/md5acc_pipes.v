@@ -1,0 +1,45 @@
+// md5acc_pipes: the pipeline array. NPIPE md5_core datapaths in lockstep,
+// one group of up to NPIPE messages in per clock, and beside them one shift
+// register carrying each group's valid bit and tag (the lanes' valid mask)
+// for all pipelines. Never stalls: out_* is the group that entered
+// LATENCY clocks earlier.
+`default_nettype none
+module md5acc_pipes #(
+    parameter integer NPIPE = 8,
+    parameter integer TAG_W = 8
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+    input  wire                  in_valid,
+    input  wire [TAG_W-1:0]      in_tag,
+    input  wire [NPIPE*32-1:0]   in_m0,
+    input  wire [NPIPE*32-1:0]   in_m1,
+    input  wire [255:0]          kmc,
+    output wire                  out_valid,
+    output wire [TAG_W-1:0]      out_tag,
+    output wire [NPIPE*128-1:0]  out_digest
+);
+    localparam integer LATENCY = 65;
+
+    reg [LATENCY-1:0] valid_sr;
+    reg [TAG_W-1:0]   tag_sr [0:LATENCY-1];
+    integer k;
+    always @(posedge clk) begin
+        if (rst) valid_sr <= {LATENCY{1'b0}};
+        else valid_sr <= {valid_sr[LATENCY-2:0], in_valid};
+        tag_sr[0] <= in_tag;
+        for (k = 1; k < LATENCY; k = k + 1) tag_sr[k] <= tag_sr[k-1];
+    end
+    assign out_valid = valid_sr[LATENCY-1];
+    assign out_tag = tag_sr[LATENCY-1];
+
+    genvar j;
+    generate
+        for (j = 0; j < NPIPE; j = j + 1) begin : g_pipe
+            md5_core u_core (
+                .clk(clk), .in_m0(in_m0[32*j +: 32]), .in_m1(in_m1[32*j +: 32]), .kmc(kmc),
+                .out_digest(out_digest[128*j +: 128]));
+        end
+    endgenerate
+endmodule
+`default_nettype wire
