@@ -2,4 +2,4 @@
 // Parameter defaults of md5acc_top (included before the module header).
 `define MD5ACC_DEFAULT_PIPELINES 8
 `define MD5ACC_DEFAULT_DATA_W 256
-`define MD5ACC_CLOCK_KHZ 50000
+`define MD5ACC_CLOCK_KHZ 85000

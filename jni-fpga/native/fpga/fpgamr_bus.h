@@ -56,7 +56,7 @@ int fpgamr_bus_fail(void (*close)(void *ctx), void *ctx, int rc, char *err, size
     __attribute__((format(printf, 6, 7)));
 
 /* *bus = *ops (a bus's name, default timeout and functions) on context ctx,
- * with the clock of the spec's mhz= (default 50 MHz). */
+ * with the clock of the spec's mhz= (50 MHz until the device's CLOCK_KHZ is read at open). */
 void fpgamr_bus_setup(fpgamr_bus *bus, const fpgamr_bus *ops, void *ctx, const char *opts);
 
 #endif

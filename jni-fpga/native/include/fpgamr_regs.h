@@ -8,7 +8,7 @@
 #define FPGAMR_REGMAP_VERSION 0x00020000u
 #define FPGAMR_WINDOW_BYTES 4096u
 /* the clock the design is built for (MHz): the default of the modelled device time */
-#define FPGAMR_CLOCK_MHZ 50u
+#define FPGAMR_CLOCK_MHZ 85u
 #define FPGAMR_DEFAULT_PIPELINES 8u
 #define FPGAMR_DEFAULT_DATA_W 256u
 

@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  *
  * <p>Options, each {@code key=value}, values without commas:
  * <ul>
- *   <li>every bus: {@code mhz} (clock of the modelled device time, default 50), {@code batch}
+ *   <li>every bus: {@code mhz} (clock of the modelled device time, default the design's CLOCK_KHZ), {@code batch}
  *       (values per device batch, 1..2^24, default 2^18), {@code timeout_ms} (per batch),
  *       {@code wait_ms} (how long an opener waits for a device another process owns, default 0);
  *   <li>vsim only: {@code pipelines} (1..64, default 1), {@code stall} (percent of AXI cycles

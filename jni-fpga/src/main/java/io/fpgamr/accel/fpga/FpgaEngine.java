@@ -57,7 +57,7 @@ public final class FpgaEngine extends NativeEngine {
      * The driver's figures since open (or {@link #resetStats()}). {@code values} is what the device
      * counted (its DONE register), {@code shortBatches} the batches whose count fell short of what
      * they were given. {@code modelledDeviceSeconds} is modelled, never measured: the device's
-     * cycle counter over the clock the spec names ({@code mhz}, default 50), on the board as on the
+     * cycle counter over the clock the spec names ({@code mhz}, default the design's, CLOCK_KHZ), on the board as on the
      * simulated device; {@code simulated} says the device itself was the Verilated model, so that
      * every figure derived from these (and the maps' times, energy and TpW of the process that ran
      * it) is labelled as such. Host and wall seconds are measured on this host.
