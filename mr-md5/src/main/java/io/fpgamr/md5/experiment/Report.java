@@ -167,7 +167,8 @@ public final class Report {
         for (Map.Entry<String, List<Point>> g : groups.entrySet()) {
             List<String> cats = new ArrayList<>();
             Map<String, List<Double>> series = new LinkedHashMap<>();
-            for (String st : List.of("map", "shuffle", "reduce")) {
+            String rest = "rest of t_total (submission to the first map, completion)";
+            for (String st : List.of("map", "shuffle", "reduce", rest)) {
                 series.put(st, new ArrayList<>());
             }
             for (Point p : g.getValue()) {
@@ -176,6 +177,7 @@ public final class Report {
                 series.get("map").add(mean(rs, ResultRow::mapS));
                 series.get("shuffle").add(mean(rs, ResultRow::shuffleS));
                 series.get("reduce").add(mean(rs, ResultRow::reduceS));
+                series.get(rest).add(mean(rs, r -> r.totalS() == null ? null : r.totalS() - r.mapS() - r.shuffleS() - r.reduceS()));
             }
             Point first = g.getValue().get(0);
             String name = s.name() + "-stages-" + g.getKey();
@@ -241,7 +243,7 @@ public final class Report {
 
     // ---- chapter 12: where the maps' time goes
 
-    private void whereTimeGoes() {
+    private void whereTimeGoes() throws IOException {
         Map<String, double[]> byType = new LinkedHashMap<>();
         Map<String, Integer> runsByType = new LinkedHashMap<>();
         for (List<ResultRow> rs : ok.values()) {
@@ -287,6 +289,25 @@ public final class Report {
                 a[0] > 0 ? 100 * (1 - a[2] / a[0]) : 0.0));
         }
         line();
+        // the same as a chart: each node type's map time by where it went, stacked
+        List<String> cats = new ArrayList<>(byType.keySet().stream().map(t -> t.replaceAll(" \\(.*", "")).toList());
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        String[] parts = {"task start", "engine (wall)", "reading records", "writing output", "spill/sort", "rest"};
+        for (String part : parts) {
+            series.put(part, new ArrayList<>());
+        }
+        for (Map.Entry<String, double[]> e : byType.entrySet()) {
+            double n = runsByType.get(e.getKey());
+            double[] a = e.getValue();
+            double[] v = {a[1], a[2], a[5], a[6], a[7], a[0] - a[1] - a[2] - a[5] - a[6] - a[7]};
+            for (int i = 0; i < parts.length; i++) {
+                series.get(parts[i]).add(v[i] / n);
+            }
+        }
+        String name = "where-time-goes";
+        StudyCharts.write(StudyCharts.bars("Where the maps' time goes, per job (measured; a simulated FPGA's engine time is the simulation's)",
+            "node type", "map time, summed over maps [s]", cats, series, true), figure(name));
+        image("Where the maps' time goes", name);
     }
 
     private static double nz(Double d) {
@@ -386,6 +407,7 @@ public final class Report {
             cats, series, false);
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setYAxisMin(1.0);
+        chart.getStyler().setXAxisLabelRotation(15);
         StudyCharts.write(chart, figure(name));
         image("TpW per node type", name);
         line("| node type | TpW [1/J] (mean over its runs) |");
