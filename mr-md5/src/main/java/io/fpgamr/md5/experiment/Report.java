@@ -6,6 +6,7 @@ import io.fpgamr.energy.Mappers;
 import io.fpgamr.energy.Stats;
 import io.fpgamr.energy.report.StudyCharts;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -356,23 +357,30 @@ public final class Report {
         Published.Entry patched = published.find("arm-fpga", "patched", 262144, 32, 1, false).orElse(null);
         Published.Entry disco = published.find("arm-fpga", "disco", 262144, 4, 1, false).orElse(null);
         Map<String, List<Double>> tpwByPoint = new LinkedHashMap<>();
+        List<ModelRow> model = new ArrayList<>();
         for (Map.Entry<String, List<ResultRow>> e : ok.entrySet()) {
             List<ResultRow> rs = e.getValue().stream().filter(sim::contains).toList();
             if (rs.isEmpty()) {
                 continue;
             }
-            final double hz = mhz * 1e6;
-            final double w = watts;
-            Stats cycles = stat(rs, r -> r.fpgaDeviceCycles().doubleValue());
-            Stats dev = stat(rs, r -> r.fpgaDeviceCycles() / hz);
-            Stats energy = stat(rs, r -> w * r.fpgaDeviceCycles() / hz);
-            Stats tpw = stat(rs, r -> r.valuesHashed() / (w * r.fpgaDeviceCycles() / hz));
+            List<ModelRow> ms = new ArrayList<>();
+            for (ResultRow r : rs) {
+                ms.add(ModelRow.of(r, mhz, clockSource, watts, wattsSource));
+            }
+            model.addAll(ms);
+            Stats tpw = Stats.of(ms.stream().map(ModelRow::tpw).toList());
             tpwByPoint.put(e.getKey(), List.of(tpw.mean()));
-            line(String.format(Locale.ROOT, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s |", e.getKey(), rs.size(), cycles.mean(),
-                fmt(dev, 6), fmt(energy, 4), fmt(tpw), patched == null ? "" : Published.Entry.format(patched.tpw()),
+            line(String.format(Locale.ROOT, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s |", e.getKey(), rs.size(),
+                ms.stream().mapToLong(ModelRow::deviceCycles).average().orElse(0), fmt(Stats.of(ms.stream().map(ModelRow::deviceS).toList()), 6),
+                fmt(Stats.of(ms.stream().map(ModelRow::energyJ).toList()), 4), fmt(tpw), patched == null ? "" : Published.Entry.format(patched.tpw()),
                 ratio(tpw.mean(), patched == null ? null : Published.Entry.mean(patched.tpw())),
                 disco == null ? "" : Published.Entry.format(disco.tpw())));
         }
+        line();
+        StringWriter csv = new StringWriter();
+        ModelRow.CSV.write(csv, model);
+        AtomicFiles.writeString(dir.resolve(ModelRow.FILE), csv.toString());
+        line("Each run's model, with its sources: [" + ModelRow.FILE + "](" + ModelRow.FILE + ").");
         line();
         // TpW per node type: the model, the nodes present, and the thesis's measured nodes.
         List<String> cats = new ArrayList<>();
