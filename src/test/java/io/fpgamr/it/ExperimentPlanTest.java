@@ -108,6 +108,16 @@ class ExperimentPlanTest {
         assertTrue(report.contains("| " + (1L << BITS) + " |"), "values hashed in the stage tables");
         assertTrue(report.contains("621.80 ± 16.38 (x86)"), "the thesis's table 9.1 beside the 1 PpK row");
         checkFigures(out, report);
+
+        // the modelled ARM-FPGA node: one row per run of the FPGA node, every one labelled modelled
+        List<String> model = Files.readAllLines(out.resolve("arm-fpga-model.csv"));
+        assertEquals(2, model.size(), String.join("\n", model));
+        List<String> mh = List.of(model.get(0).split(","));
+        String[] m = model.get(1).split(",", -1);
+        assertEquals("modelled", m[mh.indexOf("basis")]);
+        assertEquals(1L << BITS, Long.parseLong(m[mh.indexOf("values_hashed")]));
+        assertTrue(Long.parseLong(m[mh.indexOf("device_cycles")]) > 0);
+        assertTrue(report.contains("[arm-fpga-model.csv](arm-fpga-model.csv)"));
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.fpgamr.energy.Mappers;
 import io.fpgamr.energy.Stats;
 import io.fpgamr.energy.report.StudyCharts;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -167,7 +168,8 @@ public final class Report {
         for (Map.Entry<String, List<Point>> g : groups.entrySet()) {
             List<String> cats = new ArrayList<>();
             Map<String, List<Double>> series = new LinkedHashMap<>();
-            for (String st : List.of("map", "shuffle", "reduce")) {
+            String rest = "rest of t_total (submission to the first map, completion)";
+            for (String st : List.of("map", "shuffle", "reduce", rest)) {
                 series.put(st, new ArrayList<>());
             }
             for (Point p : g.getValue()) {
@@ -176,6 +178,7 @@ public final class Report {
                 series.get("map").add(mean(rs, ResultRow::mapS));
                 series.get("shuffle").add(mean(rs, ResultRow::shuffleS));
                 series.get("reduce").add(mean(rs, ResultRow::reduceS));
+                series.get(rest).add(mean(rs, r -> r.totalS() == null ? null : r.totalS() - r.mapS() - r.shuffleS() - r.reduceS()));
             }
             Point first = g.getValue().get(0);
             String name = s.name() + "-stages-" + g.getKey();
@@ -241,7 +244,7 @@ public final class Report {
 
     // ---- chapter 12: where the maps' time goes
 
-    private void whereTimeGoes() {
+    private void whereTimeGoes() throws IOException {
         Map<String, double[]> byType = new LinkedHashMap<>();
         Map<String, Integer> runsByType = new LinkedHashMap<>();
         for (List<ResultRow> rs : ok.values()) {
@@ -287,6 +290,25 @@ public final class Report {
                 a[0] > 0 ? 100 * (1 - a[2] / a[0]) : 0.0));
         }
         line();
+        // the same as a chart: each node type's map time by where it went, stacked
+        List<String> cats = new ArrayList<>(byType.keySet().stream().map(t -> t.replaceAll(" \\(.*", "")).toList());
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        String[] parts = {"task start", "engine (wall)", "reading records", "writing output", "spill/sort", "rest"};
+        for (String part : parts) {
+            series.put(part, new ArrayList<>());
+        }
+        for (Map.Entry<String, double[]> e : byType.entrySet()) {
+            double n = runsByType.get(e.getKey());
+            double[] a = e.getValue();
+            double[] v = {a[1], a[2], a[5], a[6], a[7], a[0] - a[1] - a[2] - a[5] - a[6] - a[7]};
+            for (int i = 0; i < parts.length; i++) {
+                series.get(parts[i]).add(v[i] / n);
+            }
+        }
+        String name = "where-time-goes";
+        StudyCharts.write(StudyCharts.bars("Where the maps' time goes, per job (measured; a simulated FPGA's engine time is the simulation's)",
+            "node type", "map time, summed over maps [s]", cats, series, true), figure(name));
+        image("Where the maps' time goes", name);
     }
 
     private static double nz(Double d) {
@@ -335,23 +357,30 @@ public final class Report {
         Published.Entry patched = published.find("arm-fpga", "patched", 262144, 32, 1, false).orElse(null);
         Published.Entry disco = published.find("arm-fpga", "disco", 262144, 4, 1, false).orElse(null);
         Map<String, List<Double>> tpwByPoint = new LinkedHashMap<>();
+        List<ModelRow> model = new ArrayList<>();
         for (Map.Entry<String, List<ResultRow>> e : ok.entrySet()) {
             List<ResultRow> rs = e.getValue().stream().filter(sim::contains).toList();
             if (rs.isEmpty()) {
                 continue;
             }
-            final double hz = mhz * 1e6;
-            final double w = watts;
-            Stats cycles = stat(rs, r -> r.fpgaDeviceCycles().doubleValue());
-            Stats dev = stat(rs, r -> r.fpgaDeviceCycles() / hz);
-            Stats energy = stat(rs, r -> w * r.fpgaDeviceCycles() / hz);
-            Stats tpw = stat(rs, r -> r.valuesHashed() / (w * r.fpgaDeviceCycles() / hz));
+            List<ModelRow> ms = new ArrayList<>();
+            for (ResultRow r : rs) {
+                ms.add(ModelRow.of(r, mhz, clockSource, watts, wattsSource));
+            }
+            model.addAll(ms);
+            Stats tpw = Stats.of(ms.stream().map(ModelRow::tpw).toList());
             tpwByPoint.put(e.getKey(), List.of(tpw.mean()));
-            line(String.format(Locale.ROOT, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s |", e.getKey(), rs.size(), cycles.mean(),
-                fmt(dev, 6), fmt(energy, 4), fmt(tpw), patched == null ? "" : Published.Entry.format(patched.tpw()),
+            line(String.format(Locale.ROOT, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s |", e.getKey(), rs.size(),
+                ms.stream().mapToLong(ModelRow::deviceCycles).average().orElse(0), fmt(Stats.of(ms.stream().map(ModelRow::deviceS).toList()), 6),
+                fmt(Stats.of(ms.stream().map(ModelRow::energyJ).toList()), 4), fmt(tpw), patched == null ? "" : Published.Entry.format(patched.tpw()),
                 ratio(tpw.mean(), patched == null ? null : Published.Entry.mean(patched.tpw())),
                 disco == null ? "" : Published.Entry.format(disco.tpw())));
         }
+        line();
+        StringWriter csv = new StringWriter();
+        ModelRow.CSV.write(csv, model);
+        AtomicFiles.writeString(dir.resolve(ModelRow.FILE), csv.toString());
+        line("Each run's model, with its sources: [" + ModelRow.FILE + "](" + ModelRow.FILE + ").");
         line();
         // TpW per node type: the model, the nodes present, and the thesis's measured nodes.
         List<String> cats = new ArrayList<>();
@@ -386,6 +415,7 @@ public final class Report {
             cats, series, false);
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setYAxisMin(1.0);
+        chart.getStyler().setXAxisLabelRotation(15);
         StudyCharts.write(chart, figure(name));
         image("TpW per node type", name);
         line("| node type | TpW [1/J] (mean over its runs) |");
