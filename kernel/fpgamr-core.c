@@ -101,68 +101,24 @@ static struct fpgamr_dev *fpgamr_dev_alloc(struct device *dev)
 
 /* ---- sysfs ------------------------------------------------------------ */
 
-static ssize_t design_id_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
+/* One read-only attribute: NAME's show prints FMT of EXPR, with fdev in scope. */
+#define FPGAMR_ATTR_RO(_name, _fmt, _expr)				\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct fpgamr_dev *fdev = dev_get_drvdata(dev);			\
+									\
+	return sysfs_emit(buf, _fmt "\n", _expr);			\
+}									\
+static DEVICE_ATTR_RO(_name)
 
-	return sysfs_emit(buf, "0x%08x\n", fdev->design_id);
-}
-static DEVICE_ATTR_RO(design_id);
-
-static ssize_t regmap_version_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "0x%08x\n", fdev->regmap_version);
-}
-static DEVICE_ATTR_RO(regmap_version);
-
-static ssize_t dma_dev_show(struct device *dev,
-			    struct device_attribute *attr, char *buf)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", fdev->misc_name);
-}
-static DEVICE_ATTR_RO(dma_dev);
-
-static ssize_t uio_dev_show(struct device *dev,
-			    struct device_attribute *attr, char *buf)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "uio%d\n", fdev->uio.uio_dev->minor);
-}
-static DEVICE_ATTR_RO(uio_dev);
-
-static ssize_t coherent_show(struct device *dev,
-			     struct device_attribute *attr, char *buf)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%d\n", fdev->coherent);
-}
-static DEVICE_ATTR_RO(coherent);
-
-static ssize_t buffers_in_use_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fdev->buffers));
-}
-static DEVICE_ATTR_RO(buffers_in_use);
-
-static ssize_t bytes_in_use_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct fpgamr_dev *fdev = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fdev->bytes));
-}
-static DEVICE_ATTR_RO(bytes_in_use);
+FPGAMR_ATTR_RO(design_id, "0x%08x", fdev->design_id);
+FPGAMR_ATTR_RO(regmap_version, "0x%08x", fdev->regmap_version);
+FPGAMR_ATTR_RO(dma_dev, "%s", fdev->misc_name);
+FPGAMR_ATTR_RO(uio_dev, "uio%d", fdev->uio.uio_dev->minor);
+FPGAMR_ATTR_RO(coherent, "%d", fdev->coherent);
+FPGAMR_ATTR_RO(buffers_in_use, "%ld", atomic_long_read(&fdev->buffers));
+FPGAMR_ATTR_RO(bytes_in_use, "%ld", atomic_long_read(&fdev->bytes));
 
 static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_design_id.attr,
