@@ -67,10 +67,9 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
     /**
      * The modelled ARM-FPGA node: device cycles (exact, from the simulation) at the design clock, at
      * the board's declared power. The hardware report ({@code report}, hdl's {@code build/report.json})
-     * gives both when it exists; otherwise the clock is the one the simulated device reports (its
-     * CLOCK_KHZ register) and the power the value here, with its source.
+     * gives both when it exists; otherwise the values here, each with its source.
      */
-    public record ArmFpga(String report, double boardWatts, String boardWattsSource) {
+    public record ArmFpga(String report, double clockMhz, String clockSource, double boardWatts, String boardWattsSource) {
     }
 
     private static final ObjectMapper YAML = YAMLMapper.builder()
@@ -155,8 +154,8 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
             require(!s.jobs().contains("baseline") || s.inputs().stream().allMatch(in -> in.ppk() == 1),
                 w + ": the baseline job reads one record per value (ppk: 1)");
         }
-        require(armFpga == null || armFpga.boardWatts() > 0 && armFpga.boardWattsSource() != null,
-            f + "arm_fpga needs board_watts and board_watts_source");
+        require(armFpga == null || armFpga.clockMhz() > 0 && armFpga.boardWatts() > 0 && armFpga.clockSource() != null
+            && armFpga.boardWattsSource() != null, f + "arm_fpga needs clock_mhz, clock_source, board_watts and board_watts_source");
     }
 
     private static void require(boolean ok, String message) throws UsageException {

@@ -324,10 +324,8 @@ public final class Report {
         if (m == null || sim.isEmpty()) {
             return;
         }
-        // cycles / modelled seconds: the clock the simulated device reported (CLOCK_KHZ), the same for every run
-        ResultRow first = sim.get(0);
-        double mhz = first.fpgaDeviceS() == null || first.fpgaDeviceS() <= 0 ? 0 : first.fpgaDeviceCycles() / first.fpgaDeviceS() / 1e6;
-        String clockSource = "the simulated device's CLOCK_KHZ register (the design clock, hdl/regmap/md5acc.json)";
+        double mhz = m.clockMhz();
+        String clockSource = m.clockSource();
         double watts = m.boardWatts();
         String wattsSource = m.boardWattsSource();
         if (m.report() != null) {
