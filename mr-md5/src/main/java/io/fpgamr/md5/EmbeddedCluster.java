@@ -129,8 +129,9 @@ public final class EmbeddedCluster implements AutoCloseable {
             // Task JVMs live seconds: C1 alone, the serial collector and no perf data cut each one's CPU
             // from 4.4 to 1.9 s (make bench-job's 32-reducer runs; mr-md5/README, Figures); the hashing is native
             String taskOpts = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData " + jvmOpts;
-            conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx512m" + taskOpts);
-            conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx768m" + taskOpts);
+            // A user's -D mapreduce.{map,reduce}.java.opts comes last, so its flags win (the JDK 17 opens stay).
+            conf.set(MRJobConfig.MAP_JAVA_OPTS, ("-Xmx512m" + taskOpts + " " + base.get(MRJobConfig.MAP_JAVA_OPTS, "")).strip());
+            conf.set(MRJobConfig.REDUCE_JAVA_OPTS, ("-Xmx768m" + taskOpts + " " + base.get(MRJobConfig.REDUCE_JAVA_OPTS, "")).strip());
             conf.setInt(MRJobConfig.MAP_MEMORY_MB, MAP_MB);
             conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, REDUCE_MB);
             conf.setInt(MRJobConfig.MR_AM_VMEM_MB, AM_MB);

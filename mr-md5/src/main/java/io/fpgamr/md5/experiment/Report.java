@@ -356,7 +356,7 @@ public final class Report {
         line("|---|---|---|---|---|---|---|---|---|");
         Published.Entry patched = published.find("arm-fpga", "patched", 262144, 32, 1, false).orElse(null);
         Published.Entry disco = published.find("arm-fpga", "disco", 262144, 4, 1, false).orElse(null);
-        Map<String, List<Double>> tpwByPoint = new LinkedHashMap<>();
+        List<Double> pointTpw = new ArrayList<>(); // the mean modelled TpW of each point
         List<ModelRow> model = new ArrayList<>();
         for (Map.Entry<String, List<ResultRow>> e : ok.entrySet()) {
             List<ResultRow> rs = e.getValue().stream().filter(sim::contains).toList();
@@ -369,7 +369,7 @@ public final class Report {
             }
             model.addAll(ms);
             Stats tpw = Stats.of(ms.stream().map(ModelRow::tpw).toList());
-            tpwByPoint.put(e.getKey(), List.of(tpw.mean()));
+            pointTpw.add(tpw.mean());
             line(String.format(Locale.ROOT, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s |", e.getKey(), rs.size(),
                 ms.stream().mapToLong(ModelRow::deviceCycles).average().orElse(0), fmt(Stats.of(ms.stream().map(ModelRow::deviceS).toList()), 6),
                 fmt(Stats.of(ms.stream().map(ModelRow::energyJ).toList()), 4), fmt(tpw), patched == null ? "" : Published.Entry.format(patched.tpw()),
@@ -393,8 +393,10 @@ public final class Report {
                 values.add(stat(rs, ResultRow::tpw).mean());
             }
         }
-        cats.add("ARM-FPGA device (modelled)");
-        values.add(tpwByPoint.values().stream().mapToDouble(v -> v.get(0)).average().orElse(0));
+        if (!pointTpw.isEmpty()) {
+            cats.add("ARM-FPGA device (modelled)");
+            values.add(pointTpw.stream().mapToDouble(Double::doubleValue).average().getAsDouble());
+        }
         for (String node : List.of("x86", "arm", "arm-fpga")) {
             published.find(node, "patched", 262144, 32, 1, false).ifPresent(e -> {
                 cats.add("thesis " + node + " (12.2, measured)");
