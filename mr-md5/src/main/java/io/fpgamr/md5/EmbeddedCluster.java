@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.commons.cli.CommandLine;
@@ -46,6 +47,10 @@ public final class EmbeddedCluster implements AutoCloseable {
     static final int MAP_MB = 768;
     static final int REDUCE_MB = 1024;
     static final int AM_MB = 768;
+    /** The NodeManagers' and the MR AM's heartbeat to the ResourceManager (Hadoop's default: 1000 ms). */
+    static final long HEARTBEAT_MS = 100;
+    /** The system property bin/fpgamr sets to the class-data archive its JVM maps. */
+    static final String CDS_ARCHIVE_KEY = "fpgamr.cds.archive";
     public static final int DEFAULT_FPGA_DEVICES = 2;
     /** NodeManagers of the default cluster: a CPU node and the FPGA node (or a second CPU node). */
     public static final int DEFAULT_NODES = 2;
@@ -128,7 +133,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m " + jvmOpts);
             // Task JVMs live seconds: C1 alone, the serial collector and no perf data cut each one's CPU
             // from 4.4 to 1.9 s (make bench-job's 32-reducer runs; mr-md5/README, Figures); the hashing is native
-            String taskOpts = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData " + jvmOpts;
+            String taskOpts = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData " + jvmOpts + classDataSharing();
             // A user's -D mapreduce.{map,reduce}.java.opts comes last, so its flags win (the JDK 17 opens stay).
             conf.set(MRJobConfig.MAP_JAVA_OPTS, ("-Xmx512m" + taskOpts + " " + base.get(MRJobConfig.MAP_JAVA_OPTS, "")).strip());
             conf.set(MRJobConfig.REDUCE_JAVA_OPTS, ("-Xmx768m" + taskOpts + " " + base.get(MRJobConfig.REDUCE_JAVA_OPTS, "")).strip());
@@ -136,6 +141,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, REDUCE_MB);
             conf.setInt(MRJobConfig.MR_AM_VMEM_MB, AM_MB);
             conf.set(MRConfig.FRAMEWORK_NAME, MRConfig.YARN_FRAMEWORK_NAME);
+            // A container's turn waits for a NodeManager's heartbeat (the RM places it) and then the AM's
+            // (the AM hears of it): Hadoop's 1 s defaults, paid by each of a bench run's 64 containers on
+            // a few slots, are made for clusters of thousands of nodes, not one machine.
+            setUnlessGiven(conf, YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
+            setUnlessGiven(conf, MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
             yarn = new MiniMRYarnCluster("fpgamr", cpuNodes);
             yarn.init(conf);
             yarn.start();
@@ -155,6 +165,30 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
             deleteTree(work);
             throw e;
+        }
+    }
+
+    /**
+     * Task JVMs map the launcher's class-data archive (bin/fpgamr names it in {@value #CDS_ARCHIVE_KEY})
+     * when they run on the launcher's own class path, which the archive was made for: a container's
+     * default class path starts with its own directory and job.jar, which no archive can match. The
+     * launcher's class path holds the job's classes; a task JVM reads job.xml from its directory, not
+     * the class path. (So -libjars do not reach embedded tasks run with an archive.)
+     */
+    private static String classDataSharing() {
+        String archive = System.getProperty(CDS_ARCHIVE_KEY);
+        if (archive == null || !Files.isReadable(Path.of(archive))) {
+            return "";
+        }
+        return " -cp " + System.getProperty("java.class.path") + " -XX:SharedArchiveFile=" + archive
+            + " -Xlog:cds=off -Xlog:cds+dynamic=off";
+    }
+
+    /** Sets {@code key} unless the user's configuration (a -D, a site file) gives it. */
+    private static void setUnlessGiven(Configuration conf, String key, long value) {
+        String[] sources = conf.getPropertySources(key);
+        if (sources == null || Arrays.stream(sources).allMatch(src -> src.endsWith("-default.xml"))) {
+            conf.setLong(key, value);
         }
     }
 
