@@ -2,11 +2,10 @@
 // and the length of its next INCR burst: MAX_BURST, the beats to the next
 // 4 KiB boundary (AXI rule), or the beats left, whichever is least. Shared by
 // the read engine and the hash sink.
-// For the clock rate `len` is a register and so is each of its inputs: the
-// page limit is kept for the current address (updated with it, from a narrow
-// index), and "few beats left" (< 2 MAX_BURST) lags `left` by a clock, which
-// cannot change `len`: `left` only falls, by at most MAX_BURST per advance,
-// so when it was not small a clock ago it is still >= MAX_BURST now.
+// For the clock rate `len` is a register computed from registers with no
+// wide compare: the page limit is kept for the current address (updated with
+// it, from a narrow index), and the beats left count only when they are few
+// (< 2 MAX_BURST: a zero test of the upper bits of `left`, no carry chain).
 // `len` is computed from the state of the clock before, so the clock after an
 // advance (or a load) it is stale: len_ok is low then.
 `default_nettype none
@@ -49,7 +48,7 @@ module axi_burst_cursor #(
     endfunction
 
     reg  [LEN_W-1:0] page_lim;      // page_limit of addr
-    reg              left_small;    // left < 2^LEN_W a clock ago (above)
+    wire             left_small = (left >> LEN_W) == {CNT_W{1'b0}};
     wire [IW-1:0]    next_idx = addr[11:LSB] + adv_len;     // wraps at the page: a burst never crosses it
     wire [LEN_W-1:0] left_lo = left[LEN_W-1:0];
 
@@ -58,13 +57,11 @@ module axi_burst_cursor #(
             addr <= {ADDR_W{1'b0}};
             left <= {CNT_W{1'b0}};
             page_lim <= page_limit({IW{1'b0}});
-            left_small <= 1'b1;
             len_ok <= 1'b0;
         end else if (load) begin
             addr <= load_addr;
             left <= load_beats;
             page_lim <= page_limit(load_addr[11:LSB]);
-            left_small <= (load_beats >> LEN_W) == {CNT_W{1'b0}};
             len_ok <= 1'b0;
         end else begin
             if (advance) begin
@@ -72,7 +69,6 @@ module axi_burst_cursor #(
                 left <= left - {{(CNT_W-LEN_W){1'b0}}, adv_len};
                 page_lim <= page_limit(next_idx);
             end
-            left_small <= (left >> LEN_W) == {CNT_W{1'b0}};
             len_ok <= !advance;
         end
         len <= (left_small && left_lo < page_lim) ? left_lo : page_lim;
