@@ -51,11 +51,8 @@ module axi_rd_engine #(
 );
     localparam integer BYTES = DATA_W / 8;
     localparam integer LSB = $clog2(BYTES);
-    localparam integer PAGE_BEATS = 4096 / BYTES;
     localparam integer FC_W = $clog2(FIFO_DEPTH) + 1;
 
-    reg  [ADDR_W-1:0] cur_addr;
-    reg  [CNT_W-1:0]  remaining;
     reg               stopped;
     reg  [15:0]       outstanding;   // beats requested, not yet received
     // FIFO words neither stored nor requested: a burst is issued only when
@@ -65,28 +62,27 @@ module axi_rd_engine #(
 
     wire [FC_W-1:0] fifo_count;
     wire            fifo_in_ready;
+    wire            ar_fire;
 
-    // burst length: MAX_BURST, the next 4 KiB boundary, or what is left.
-    // Registered (blen_ok: computed from the current address and count),
-    // so the clock after a burst is issued none is.
-    wire [15:0] to_page = PAGE_BEATS - {{(16-12+LSB){1'b0}}, cur_addr[11:LSB]};
-    localparam integer RB_W = $clog2(MAX_BURST) + 1;                    // bits that count a burst
-    wire        rem_small = remaining[CNT_W-1:RB_W] == {(CNT_W-RB_W){1'b0}};
-    wire [15:0] rem_lo = {{(16-RB_W){1'b0}}, remaining[RB_W-1:0]};
-    reg  [15:0] blen_next;
-    always @* begin
-        blen_next = MAX_BURST;
-        if (to_page < blen_next) blen_next = to_page;
-        if (rem_small && rem_lo < blen_next) blen_next = rem_lo;
-    end
-    reg  [15:0] blen;
-    reg         blen_ok;
+    // the next burst: MAX_BURST, the next 4 KiB boundary, or what is left.
+    // Registered (blen_ok: up to date), so the clock after a burst is issued
+    // none is.
+    localparam integer LEN_W = $clog2(MAX_BURST) + 1;
+    wire [ADDR_W-1:0] cur_addr;
+    wire [CNT_W-1:0]  remaining;
+    wire [LEN_W-1:0]  blen;
+    wire              blen_ok;
+    axi_burst_cursor #(.ADDR_W(ADDR_W), .BYTES(BYTES), .CNT_W(CNT_W), .MAX_BURST(MAX_BURST)) u_cursor (
+        .clk(clk), .rst(rst), .load(start), .load_addr(addr), .load_beats(nbeats),
+        .advance(ar_fire), .adv_len(blen),
+        .addr(cur_addr), .left(remaining), .len(blen), .len_ok(blen_ok));
+    wire [15:0] blen16 = {{(16-LEN_W){1'b0}}, blen};
 
     wire addr_fifo_ready;
-    assign m_axi_arvalid = !stopped && blen_ok && blen != 16'd0 && {{(16-FC_W){1'b0}}, free} >= blen &&
+    assign m_axi_arvalid = !stopped && blen_ok && blen != {LEN_W{1'b0}} && {{(16-FC_W){1'b0}}, free} >= blen16 &&
                            addr_fifo_ready;
     assign m_axi_araddr = cur_addr;
-    assign m_axi_arlen = blen[7:0] - 8'd1;
+    assign m_axi_arlen = blen16[7:0] - 8'd1;
     assign m_axi_arsize = LSB[2:0];
     assign m_axi_arburst = 2'b01;
     assign m_axi_arlock = 1'b0;
@@ -95,7 +91,7 @@ module axi_rd_engine #(
     assign m_axi_arid = 1'b0;
     assign m_axi_rready = 1'b1;
 
-    wire ar_fire = m_axi_arvalid && m_axi_arready;
+    assign ar_fire = m_axi_arvalid && m_axi_arready;
     wire r_fire = m_axi_rvalid && m_axi_rready;
 
     // burst start addresses, for err_addr
@@ -109,16 +105,12 @@ module axi_rd_engine #(
 
     always @(posedge clk) begin
         if (rst) begin
-            remaining <= {CNT_W{1'b0}};
             stopped <= 1'b1;
             outstanding <= 16'd0;
             err <= 1'b0;
             err_addr <= {ADDR_W{1'b0}};
-            cur_addr <= {ADDR_W{1'b0}};
         end else begin
             if (start) begin
-                cur_addr <= addr;
-                remaining <= nbeats;
                 stopped <= 1'b0;
                 err <= 1'b0;
                 err_addr <= {ADDR_W{1'b0}};
@@ -128,30 +120,22 @@ module axi_rd_engine #(
                     err_addr <= {ADDR_W{1'b0}};
                 end
                 if (stop) stopped <= 1'b1;
-                if (ar_fire) begin
-                    cur_addr <= cur_addr + ({{(ADDR_W-16){1'b0}}, blen} << LSB);
-                    remaining <= remaining - {{(CNT_W-16){1'b0}}, blen};
-                end
                 if (r_fire && m_axi_rresp != 2'b00) begin
                     stopped <= 1'b1;
                     if (!err) err_addr <= head_addr;
                     err <= 1'b1;
                 end
             end
-            outstanding <= outstanding + (ar_fire ? blen : 16'd0) - {15'd0, r_fire};
+            outstanding <= outstanding + (ar_fire ? blen16 : 16'd0) - {15'd0, r_fire};
         end
     end
     wire r_drop = r_fire && !(!err && m_axi_rresp == 2'b00);     // a beat not stored
     always @(posedge clk) begin
-        if (rst || start) begin
+        if (rst || start)
             free <= FIFO_DEPTH[FC_W-1:0];
-            blen_ok <= 1'b0;
-        end else begin
-            free <= free - (ar_fire ? blen[FC_W-1:0] : {FC_W{1'b0}}) +
+        else
+            free <= free - (ar_fire ? blen16[FC_W-1:0] : {FC_W{1'b0}}) +
                     {{(FC_W-1){1'b0}}, out_valid && out_ready} + {{(FC_W-1){1'b0}}, r_drop};
-            blen_ok <= !ar_fire;
-        end
-        blen <= blen_next;
     end
 
     sync_fifo #(.WIDTH(DATA_W), .DEPTH(FIFO_DEPTH)) u_data_fifo (
@@ -162,6 +146,6 @@ module axi_rd_engine #(
 
     assign busy = (outstanding != 0) || (!stopped && remaining != 0);
 
-    wire unused = &{1'b0, m_axi_rid, fifo_in_ready, head_valid, to_page[15:13], fifo_count};
+    wire unused = &{1'b0, m_axi_rid, fifo_in_ready, head_valid, fifo_count};
 endmodule
 `default_nettype wire

@@ -110,54 +110,46 @@ module md5acc_hash_sink #(
     // FIFO -> bursts: a burst is commanded when its beats are in the FIFO
     // (or, once drained, whatever is left), never across 4 KiB. For the
     // clock rate every decision starts at a register: the burst wanted next
-    // (MAX_BURST, the page's end, the beats left) is registered (want_ok:
-    // it is up to date), and so is the command itself (cmd_v, cmd_len: what
-    // the last clock decided, still true, since the FIFO's uncommanded beats
-    // only grow until a command takes them). A command is followed by two
-    // clocks without one (a burst is up to 16 beats and a beat a clock, so
-    // this costs nothing once bursts are 3 beats or more); `avail` counts
-    // the FIFO's beats not yet commanded.
-    reg  [ADDR_W-1:0] hw_addr;
-    reg  [63:0]       hw_left;     // beats not yet commanded
+    // (MAX_BURST, the page's end, the beats left: axi_burst_cursor) is
+    // registered (want_ok: it is up to date), and so is the command itself
+    // (cmd_v, cmd_len: what the last clock decided, still true, since the
+    // FIFO's uncommanded beats only grow until a command takes them). A
+    // command is followed by two clocks without one (a burst is up to 16
+    // beats and a beat a clock, so this costs nothing once bursts are 3
+    // beats or more); `avail` counts the FIFO's beats not yet commanded.
+    localparam integer LEN_W = $clog2(MAX_BURST) + 1;
+    localparam integer AV_W = FC_W > LEN_W ? FC_W : LEN_W;
+    wire [ADDR_W-1:0] hw_addr;
+    wire [LEN_W-1:0]  hw_want;     // the next burst's length, when want_ok
+    wire              want_ok;
     reg  [FC_W-1:0]   avail;       // beats in the FIFO not yet commanded
-    reg  [8:0]        hw_want;     // the next burst's length, when want_ok
-    reg               want_ok;
     reg               cmd_v;       // a command, of cmd_len beats, at hw_addr
-    reg  [8:0]        cmd_len;
-    wire [12:0] to_page = PAGE_BEATS[12:0] - {1'b0, hw_addr[11:LSB]};
-    wire        left_small = hw_left[63:9] == 55'd0;
-    reg  [8:0]  want_next;
-    always @* begin
-        want_next = MAX_BURST[8:0];
-        if (to_page < {4'd0, want_next}) want_next = to_page[8:0];
-        if (left_small && hw_left[8:0] < want_next) want_next = hw_left[8:0];
-    end
-    wire [8:0] avail9 = {{(9-FC_W){1'b0}}, avail};
-    wire [8:0] hw_len = (avail9 < hw_want) ? avail9 : hw_want;
+    reg  [LEN_W-1:0]  cmd_len;
+    wire cmd_fire = cmd_v && wcmd_ready;
+    axi_burst_cursor #(.ADDR_W(ADDR_W), .BYTES(BUS_B), .CNT_W(64), .MAX_BURST(MAX_BURST)) u_cursor (
+        .clk(clk), .rst(1'b0), .load(rst || start), .load_addr(dst), .load_beats((count + DPB - 1) >> $clog2(DPB)),
+        .advance(cmd_fire), .adv_len(cmd_len),
+        .addr(hw_addr), .left(), .len(hw_want), .len_ok(want_ok));
+    wire [AV_W-1:0]  avail_w = {{(AV_W-FC_W){1'b0}}, avail};
+    wire [AV_W-1:0]  want_w = {{(AV_W-LEN_W){1'b0}}, hw_want};
+    wire [LEN_W-1:0] hw_len = (avail_w < want_w) ? avail_w[LEN_W-1:0] : hw_want;
     wire fifo_push = ((in_valid && gb_full) || gb_flush) && fifo_in_ready;
-    wire cmd_now = active && want_ok && hw_len != 9'd0 &&
+    wire cmd_now = active && want_ok && hw_len != {LEN_W{1'b0}} &&
                    (hw_len == hw_want || (drained && gb_n == {GN_W{1'b0}}));
+    wire [AV_W-1:0] cmd_len_w = {{(AV_W-LEN_W){1'b0}}, cmd_len};
+    wire [8:0] cmd_len9 = {{(9-LEN_W){1'b0}}, cmd_len};          // LEN_W <= 9: AXI bursts are <= 256 beats
     assign wcmd_valid = cmd_v;
     assign wcmd_addr = hw_addr;
-    assign wcmd_len = cmd_len[7:0] - 8'd1;
-    wire cmd_fire = cmd_v && wcmd_ready;
+    assign wcmd_len = cmd_len9[7:0] - 8'd1;
 
     always @(posedge clk) begin
         if (rst || start) begin
-            hw_addr <= dst;
-            hw_left <= (count + DPB - 1) >> $clog2(DPB);
             avail <= {FC_W{1'b0}};
-            want_ok <= 1'b0;
             cmd_v <= 1'b0;
         end else begin
-            want_ok <= !cmd_fire;
-            hw_want <= want_next;
             cmd_v <= cmd_now && !cmd_fire;
-            if (cmd_fire) begin
-                hw_addr <= hw_addr + ({{(ADDR_W-9){1'b0}}, cmd_len} << LSB);
-                hw_left <= hw_left - {55'd0, cmd_len};
-            end
-            avail <= avail + {{(FC_W-1){1'b0}}, fifo_push} - (cmd_fire ? cmd_len[FC_W-1:0] : {FC_W{1'b0}});
+            avail <= avail + {{(FC_W-1){1'b0}}, fifo_push} -
+                     (cmd_fire ? cmd_len_w[FC_W-1:0] : {FC_W{1'b0}});
         end
         cmd_len <= hw_len;
     end

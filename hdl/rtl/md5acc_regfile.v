@@ -1,7 +1,7 @@
 // md5acc_regfile: the register file behind the AXI4-Lite slave port
 // (hdl/regmap/md5acc.json, generated into md5acc_regs.vh). One write or one
 // read at a time: a write completes when both its address and data have
-// arrived and the previous response was taken, a read is answered the clock
+// arrived and the previous response was taken, a read is answered two clocks
 // after its address; responses are always OKAY, unmapped registers read as
 // zero and ignore writes. It holds the job configuration, MATCH_ACK and the
 // filter address, turns CTRL, FILTER_DATA, IRQ_STATUS and IRQ_ENABLE writes
@@ -64,7 +64,8 @@ module md5acc_regfile #(
 `include "md5acc_regs.vh"
     wire        wr_en = s_axil_awvalid && s_axil_wvalid && !s_axil_bvalid;
     wire [11:0] wr_addr = s_axil_awaddr;
-    wire        rd_en = s_axil_arvalid && !s_axil_rvalid;
+    reg         rd_pend;                       // a read address accepted, its data the next clock
+    wire        rd_en = s_axil_arvalid && !s_axil_rvalid && !rd_pend;
     assign s_axil_awready = wr_en;
     assign s_axil_wready = wr_en;
     assign s_axil_bresp = 2'b00;
@@ -87,38 +88,50 @@ module md5acc_regfile #(
         wr_data <= wdata;
     end
 
-    reg [31:0] rd_data;
+    // reads in two clocks, for the clock rate: the accepted address is decoded
+    // into a one-hot word select (rd_sel), and the next clock the data is an
+    // AND-OR of the selected word, not a decode and a 27-way mux in one clock
+    localparam integer NW = 32;                 // words of the map (0x000..0x07C)
+    reg  [31:0] word_val [0:NW-1];              // each register's read value; others read 0
+    integer k, j, m;
     always @* begin
-        case (s_axil_araddr)
-            REG_DESIGN_ID:      rd_data = MD5ACC_DESIGN_ID;
-            REG_REGMAP_VERSION: rd_data = MD5ACC_REGMAP_VERSION;
-            REG_DESIGN_PARAMS:  rd_data = DESIGN_PARAMS_VALUE;
-            REG_SCRATCH:        rd_data = scratch;
-            REG_STATUS:         rd_data = status;
-            REG_IRQ_ENABLE:     rd_data = {29'd0, irq_enable};
-            REG_IRQ_STATUS:     rd_data = {29'd0, irq_status};
-            REG_MODE:           rd_data = {20'd0, cfg_width, 7'd0, cfg_op};
-            REG_START_LO:       rd_data = cfg_start[31:0];
-            REG_START_HI:       rd_data = cfg_start[63:32];
-            REG_COUNT_LO:       rd_data = cfg_count[31:0];
-            REG_COUNT_HI:       rd_data = cfg_count[63:32];
-            REG_SRC_LO:         rd_data = cfg_src[31:0];
-            REG_SRC_HI:         rd_data = cfg_src[63:32];
-            REG_DST_LO:         rd_data = cfg_dst[31:0];
-            REG_DST_HI:         rd_data = cfg_dst[63:32];
-            REG_MATCH_CAP:      rd_data = cfg_cap;
-            REG_MATCH_COUNT:    rd_data = match_count;
-            REG_DONE_LO:        rd_data = values_done[31:0];
-            REG_DONE_HI:        rd_data = values_done[63:32];
-            REG_CYCLES_LO:      rd_data = cycles[31:0];
-            REG_CYCLES_HI:      rd_data = cycles[63:32];
-            REG_FILTER_ADDR:    rd_data = {22'd0, filter_addr};
-            REG_ERR_ADDR_LO:    rd_data = err_addr[31:0];
-            REG_ERR_ADDR_HI:    rd_data = err_addr[63:32];
-            REG_CLOCK_KHZ:      rd_data = CLOCK_KHZ;
-            REG_MATCH_ACK:      rd_data = match_ack;
-            default:            rd_data = 32'd0;
-        endcase
+        for (k = 0; k < NW; k = k + 1) word_val[k] = 32'd0;
+        word_val[REG_DESIGN_ID >> 2] = MD5ACC_DESIGN_ID;
+        word_val[REG_REGMAP_VERSION >> 2] = MD5ACC_REGMAP_VERSION;
+        word_val[REG_DESIGN_PARAMS >> 2] = DESIGN_PARAMS_VALUE;
+        word_val[REG_SCRATCH >> 2] = scratch;
+        word_val[REG_STATUS >> 2] = status;
+        word_val[REG_IRQ_ENABLE >> 2] = {29'd0, irq_enable};
+        word_val[REG_IRQ_STATUS >> 2] = {29'd0, irq_status};
+        word_val[REG_MODE >> 2] = {20'd0, cfg_width, 7'd0, cfg_op};
+        word_val[REG_START_LO >> 2] = cfg_start[31:0];
+        word_val[REG_START_HI >> 2] = cfg_start[63:32];
+        word_val[REG_COUNT_LO >> 2] = cfg_count[31:0];
+        word_val[REG_COUNT_HI >> 2] = cfg_count[63:32];
+        word_val[REG_SRC_LO >> 2] = cfg_src[31:0];
+        word_val[REG_SRC_HI >> 2] = cfg_src[63:32];
+        word_val[REG_DST_LO >> 2] = cfg_dst[31:0];
+        word_val[REG_DST_HI >> 2] = cfg_dst[63:32];
+        word_val[REG_MATCH_CAP >> 2] = cfg_cap;
+        word_val[REG_MATCH_COUNT >> 2] = match_count;
+        word_val[REG_DONE_LO >> 2] = values_done[31:0];
+        word_val[REG_DONE_HI >> 2] = values_done[63:32];
+        word_val[REG_CYCLES_LO >> 2] = cycles[31:0];
+        word_val[REG_CYCLES_HI >> 2] = cycles[63:32];
+        word_val[REG_FILTER_ADDR >> 2] = {22'd0, filter_addr};
+        word_val[REG_ERR_ADDR_LO >> 2] = err_addr[31:0];
+        word_val[REG_ERR_ADDR_HI >> 2] = err_addr[63:32];
+        word_val[REG_CLOCK_KHZ >> 2] = CLOCK_KHZ;
+        word_val[REG_MATCH_ACK >> 2] = match_ack;
+    end
+    reg  [NW-1:0] rd_sel;
+    always @(posedge clk)
+        if (rd_en)
+            for (j = 0; j < NW; j = j + 1) rd_sel[j] <= s_axil_araddr == 4 * j;
+    reg  [31:0]   rd_data;
+    always @* begin
+        rd_data = 32'd0;
+        for (m = 0; m < NW; m = m + 1) rd_data = rd_data | ({32{rd_sel[m]}} & word_val[m]);
     end
 
     always @(posedge clk) begin
@@ -126,10 +139,12 @@ module md5acc_regfile #(
             s_axil_bvalid <= 1'b0;
             s_axil_rvalid <= 1'b0;
             s_axil_rdata <= 32'd0;
+            rd_pend <= 1'b0;
         end else begin
             if (wr_en) s_axil_bvalid <= 1'b1;
             else if (s_axil_bready) s_axil_bvalid <= 1'b0;
-            if (rd_en) begin
+            rd_pend <= rd_en;
+            if (rd_pend) begin
                 s_axil_rvalid <= 1'b1;
                 s_axil_rdata <= rd_data;
             end else if (s_axil_rready) begin
