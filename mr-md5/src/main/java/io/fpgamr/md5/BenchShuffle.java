@@ -8,7 +8,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 /**
  * Every job setting of the bench mode's shuffle path, in one place: the map-output collector fitted
  * to its pairs and its memory, intermediate compression, and the reduce side's buffers. A setting
- * the user gave (with {@code -D}) is kept.
+ * the user gave (with {@code -D}, in a site file) is kept ({@link Defaults}).
  */
 public final class BenchShuffle {
     /** The maps' and reduces' intermediate-data memory in one JVM at most (the local runner's), under the 2 GiB goal per JVM. */
@@ -31,37 +31,28 @@ public final class BenchShuffle {
             MapTask.MapOutputBuffer.class.getName());
         conf.setInt(ByteKeyCollector.VALUE_BYTES, valueBytes);
         long values = Math.min(domain.size(), Md5RangeInputFormat.recordsPerSplit(conf) * JobKeys.ppk(conf));
-        setDefault(conf, ByteKeyCollector.BUFFER_MB, ByteKeyCollector.bufferMbFor(values, valueBytes));
+        Defaults.set(conf, ByteKeyCollector.BUFFER_MB, ByteKeyCollector.bufferMbFor(values, valueBytes));
 
         // No intermediate compression: 16 of a pair's 23 bytes are a digest, which does not
         // compress; on one machine and on loopback the codec's CPU costs more than the bytes it saves.
-        setDefault(conf, MRJobConfig.MAP_OUTPUT_COMPRESS, "false");
+        Defaults.set(conf, MRJobConfig.MAP_OUTPUT_COMPRESS, "false");
 
         // Reduce side: keep the fetched map outputs in memory and reduce straight from them, key run
         // by key run (KeyRunShuffle; Hadoop's default writes them all to disk first and merges them
         // back), Hadoop's merge of all segments in one pass when they do not fit. The local
         // runner's reduces share this JVM: each gets its part of the budget.
-        setDefault(conf, MRConfig.SHUFFLE_CONSUMER_PLUGIN, KeyRunShuffle.class.getName());
-        setDefault(conf, MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, "1.0");
-        setDefault(conf, MRJobConfig.SHUFFLE_MERGE_PERCENT, "0.9");
-        setDefault(conf, MRJobConfig.IO_SORT_FACTOR, "100");
+        Defaults.set(conf, MRConfig.SHUFFLE_CONSUMER_PLUGIN, KeyRunShuffle.class.getName());
+        Defaults.set(conf, MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, "1.0");
+        Defaults.set(conf, MRJobConfig.SHUFFLE_MERGE_PERCENT, "0.9");
+        Defaults.set(conf, MRJobConfig.IO_SORT_FACTOR, "100");
         if (local) {
             int together = Math.min(reducers, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
-            setDefault(conf, MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, budgetShare(together));
+            Defaults.set(conf, MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, budgetShare(together));
         }
     }
 
     /** A task's share of this JVM's intermediate-data budget when {@code together} tasks run in it at once. */
     static long budgetShare(int together) {
         return Math.min(Runtime.getRuntime().maxMemory() / 2, JVM_BUDGET) / Math.max(1, together);
-    }
-
-    private static void setDefault(Configuration conf, String key, Object value) {
-        String[] sources = conf.getPropertySources(key);
-        boolean fromDefaults = sources == null || sources.length == 0
-            || (sources.length == 1 && sources[0].endsWith("-default.xml"));
-        if (fromDefaults) {
-            conf.set(key, String.valueOf(value));
-        }
     }
 }

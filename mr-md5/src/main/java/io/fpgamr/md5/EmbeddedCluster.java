@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.commons.cli.CommandLine;
@@ -130,10 +129,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             String cp = confDir + "," + System.getProperty("java.class.path").replace(File.pathSeparatorChar, ',');
             conf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, cp);
             conf.set(MRJobConfig.MAPREDUCE_APPLICATION_CLASSPATH, cp);
-            conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m " + jvmOpts);
             // Task JVMs live seconds: C1 alone, the serial collector and no perf data cut each one's CPU
-            // from 4.4 to 1.9 s (make bench-job's 32-reducer runs; mr-md5/README, Figures); the hashing is native
-            String taskOpts = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData " + jvmOpts + classDataSharing();
+            // from 4.4 to 1.9 s (make bench-job's 32-reducer runs; mr-md5/README, Figures); the hashing is native.
+            // The MR AM mostly starts and then waits on events: the same flags.
+            String taskOpts = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData " + jvmOpts + classDataSharing(confDir);
+            conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m" + taskOpts);
             // A user's -D mapreduce.{map,reduce}.java.opts comes last, so its flags win (the JDK 17 opens stay).
             conf.set(MRJobConfig.MAP_JAVA_OPTS, ("-Xmx512m" + taskOpts + " " + base.get(MRJobConfig.MAP_JAVA_OPTS, "")).strip());
             conf.set(MRJobConfig.REDUCE_JAVA_OPTS, ("-Xmx768m" + taskOpts + " " + base.get(MRJobConfig.REDUCE_JAVA_OPTS, "")).strip());
@@ -144,8 +144,17 @@ public final class EmbeddedCluster implements AutoCloseable {
             // A container's turn waits for a NodeManager's heartbeat (the RM places it) and then the AM's
             // (the AM hears of it): Hadoop's 1 s defaults, paid by each of a bench run's 64 containers on
             // a few slots, are made for clusters of thousands of nodes, not one machine.
-            setUnlessGiven(conf, YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
-            setUnlessGiven(conf, MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
+            Defaults.set(conf, YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
+            Defaults.set(conf, MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
+            // Reduces start once every map is done: on one machine an early reduce only holds a slot a
+            // map could use (the CPU, not the network, is what is short).
+            Defaults.set(conf, MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART, 1.0f);
+            // Nor does a second attempt of a slow task help: it runs on the same cores as the first.
+            Defaults.set(conf, MRJobConfig.MAP_SPECULATIVE, false);
+            Defaults.set(conf, MRJobConfig.REDUCE_SPECULATIVE, false);
+            // A NodeManager deletes a finished application's container logs after this long; stopping,
+            // it waits up to 10 s per node for that deletion. The cluster's directory goes when it stops.
+            Defaults.set(conf, YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
             yarn = new MiniMRYarnCluster("fpgamr", cpuNodes);
             yarn.init(conf);
             yarn.start();
@@ -169,27 +178,21 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /**
-     * Task JVMs map the launcher's class-data archive (bin/fpgamr names it in {@value #CDS_ARCHIVE_KEY})
-     * when they run on the launcher's own class path, which the archive was made for: a container's
-     * default class path starts with its own directory and job.jar, which no archive can match. The
-     * launcher's class path holds the job's classes; a task JVM reads job.xml from its directory, not
-     * the class path. (So -libjars do not reach embedded tasks run with an archive.)
+     * Task JVMs and the MR AM map the launcher's class-data archive (bin/fpgamr names it in
+     * {@value #CDS_ARCHIVE_KEY}) when they run on the launcher's own class path, which the archive was
+     * made for: a container's default class path starts with its own directory and job.jar, which no
+     * archive can match. The launcher's class path holds the job's classes; a task JVM reads job.xml
+     * from its directory, not the class path. (So -libjars do not reach embedded tasks run with an
+     * archive.)
      */
-    private static String classDataSharing() {
+    private static String classDataSharing(Path confDir) {
         String archive = System.getProperty(CDS_ARCHIVE_KEY);
         if (archive == null || !Files.isReadable(Path.of(archive))) {
             return "";
         }
-        return " -cp " + System.getProperty("java.class.path") + " -XX:SharedArchiveFile=" + archive
+        // The archive allows entries after its own class path: the MR AM finds resource-types.xml there.
+        return " -cp " + System.getProperty("java.class.path") + File.pathSeparator + confDir + " -XX:SharedArchiveFile=" + archive
             + " -Xlog:cds=off -Xlog:cds+dynamic=off";
-    }
-
-    /** Sets {@code key} unless the user's configuration (a -D, a site file) gives it. */
-    private static void setUnlessGiven(Configuration conf, String key, long value) {
-        String[] sources = conf.getPropertySources(key);
-        if (sources == null || Arrays.stream(sources).allMatch(src -> src.endsWith("-default.xml"))) {
-            conf.setLong(key, value);
-        }
     }
 
     /**
