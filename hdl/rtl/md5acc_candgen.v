@@ -147,11 +147,12 @@ module md5acc_candgen #(
         end else if (issue) begin
             first <= 1'b0;
             base <= base + NPIPE;
-            if (op) remaining <= rem_le_npipe ? 65'd0 : remaining - NPIPE;
-            else begin
-                remaining <= remaining - {{(65-CW){1'b0}}, hcnt};
-                feed_pos <= last_in_beat ? {FP_W{1'b0}} : feed_pos + HASH_LANES[FP_W-1:0];
-            end
+            // the last group takes what is left (remaining == rem_lo then), so
+            // the subtrahend is a constant of the job's kind and the zero
+            // test only selects after the subtraction, beside it
+            remaining <= (op ? rem_le_npipe : last_group) ? 65'd0 :
+                         remaining - (op ? NPIPE : HASH_LANES);
+            if (!op) feed_pos <= last_in_beat ? {FP_W{1'b0}} : feed_pos + HASH_LANES[FP_W-1:0];
         end
         out_mask <= mask;
         for (k = 0; k < NPIPE; k = k + 1) begin

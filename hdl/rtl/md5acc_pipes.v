@@ -3,10 +3,17 @@
 // register carrying each group's valid bit and tag (the lanes' valid mask)
 // for all pipelines. Never stalls: out_* is the group that entered
 // LATENCY clocks earlier.
+// Taps: out_valid and out_tag again (the tag 0 without a group), for TAPS
+// consumers, each from its own registers and only while tap_en[c] (held while any group is in flight:
+// which consumer takes the groups), so that the placer can put each copy by
+// its consumer and the long wire from the pipelines' end ends at a register,
+// not in the consumer's logic. The enable keeps the copies distinct
+// registers (Yosys merges flip-flops of equal inputs, `keep` or not).
 `default_nettype none
 module md5acc_pipes #(
     parameter integer NPIPE = 8,
-    parameter integer TAG_W = 8
+    parameter integer TAG_W = 8,
+    parameter integer TAPS = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -17,7 +24,10 @@ module md5acc_pipes #(
     input  wire [255:0]          kmc,
     output wire                  out_valid,
     output wire [TAG_W-1:0]      out_tag,
-    output wire [NPIPE*128-1:0]  out_digest
+    output wire [NPIPE*128-1:0]  out_digest,
+    input  wire [TAPS-1:0]       tap_en,
+    output reg  [TAPS-1:0]       tap_valid,
+    output reg  [TAPS*TAG_W-1:0] tap_tag
 );
     localparam integer LATENCY = 65;
 
@@ -32,6 +42,13 @@ module md5acc_pipes #(
     end
     assign out_valid = valid_sr[LATENCY-1];
     assign out_tag = tag_sr[LATENCY-1];
+    integer c;
+    always @(posedge clk) begin
+        for (c = 0; c < TAPS; c = c + 1) begin
+            tap_valid[c] <= !rst && valid_sr[LATENCY-2] && tap_en[c];
+            tap_tag[TAG_W*c +: TAG_W] <= tag_sr[LATENCY-2] & {TAG_W{valid_sr[LATENCY-2] && tap_en[c]}};
+        end
+    end
 
     genvar j;
     generate

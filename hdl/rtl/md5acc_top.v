@@ -220,9 +220,15 @@ module md5acc_top #(
     wire pipe_valid;
     wire [NPIPE-1:0] pipe_mask;
     wire [NPIPE*128-1:0] pipe_digest;
-    md5acc_pipes #(.NPIPE(NPIPE), .TAG_W(NPIPE)) u_pipes (
+    // the pipelines' output valid and mask again for the hash sink and the
+    // compare, each its own registers placed beside it (taps 0 and 1)
+    wire hs_in_valid, cmp_in_valid;
+    wire [NPIPE-1:0] hs_in_mask, cmp_in_mask;
+    md5acc_pipes #(.NPIPE(NPIPE), .TAG_W(NPIPE), .TAPS(2)) u_pipes (
         .clk(clk), .rst(rst), .in_valid(gen_valid), .in_tag(gen_mask), .in_m0(gen_m0), .in_m1(gen_m1),
-        .kmc(kmc), .out_valid(pipe_valid), .out_tag(pipe_mask), .out_digest(pipe_digest));
+        .kmc(kmc), .out_valid(pipe_valid), .out_tag(pipe_mask), .out_digest(pipe_digest),
+        .tap_en({job_op, !job_op}), .tap_valid({cmp_in_valid, hs_in_valid}),
+        .tap_tag({cmp_in_mask, hs_in_mask}));
 
     always @(posedge clk) begin
         if (rst || launch) inflight <= 8'd0;
@@ -241,7 +247,7 @@ module md5acc_top #(
     md5acc_hash_sink #(.LANES(HASH_LANES), .DATA_W(DATA_W), .ADDR_W(ADDR_W), .MAX_BURST(MAX_BURST)) u_hsink (
         .clk(clk), .rst(rst), .start(launch), .dst(job_dst), .count(job_count),
         .active(state == S_RUN && !job_op), .drained(drained),
-        .in_valid(pipe_valid && !job_op), .in_mask(pipe_mask[HASH_LANES-1:0]),
+        .in_valid(hs_in_valid), .in_mask(hs_in_mask[HASH_LANES-1:0]),
         .in_digest(pipe_digest[HASH_LANES*128-1:0]), .room(hash_room), .idle(hs_idle),
         .wcmd_valid(hs_cmd_valid), .wcmd_ready(wcmd_ready && !job_op), .wcmd_addr(hs_cmd_addr),
         .wcmd_len(hs_cmd_len), .wdata_valid(hs_data_valid), .wdata_ready(wdata_ready && !job_op),
@@ -254,7 +260,7 @@ module md5acc_top #(
     wire [NPIPE*128-1:0] hit_digest;
     wire cmp_busy;
     md5acc_compare #(.NPIPE(NPIPE), .IDX_BITS(IDX_BITS)) u_cmp (
-        .clk(clk), .rst(rst), .in_valid(pipe_valid && job_op), .in_mask(pipe_mask), .in_base(out_base),
+        .clk(clk), .rst(rst), .in_valid(cmp_in_valid), .in_mask(cmp_in_mask), .in_base(out_base),
         .in_digest(pipe_digest), .wr_en(filter_we), .wr_array(filter_array),
         .wr_word(filter_word[IDX_BITS-6:0]), .wr_data(wr_data), .busy(cmp_busy),
         .out_hit(hit), .out_value(hit_value), .out_digest(hit_digest));

@@ -24,7 +24,7 @@ CORE = rtl("md5_add.v", "md5_step.v", "md5_core.v")
 # first, so that the two workers finish together
 BENCHES = [
     ("md5_core", "md5_core", CORE, [("alm", {}, {"MD5ACC_MISTRAL": 1}), ("generic", {}, {})]),
-    ("md5acc_pipes", "md5acc_pipes", CORE + rtl("md5acc_pipes.v"), [("p2", {"NPIPE": 2, "TAG_W": 2}, {})]),
+    ("md5acc_pipes", "md5acc_pipes", CORE + rtl("md5acc_pipes.v"), [("p2", {"NPIPE": 2, "TAG_W": 2, "TAPS": 3}, {})]),
     ("md5_add", "md5_add", rtl("md5_add.v"),
      [("k%d%s" % (k, m), {"KIND": k, "K": 0x9E3779B9}, {"MD5ACC_MISTRAL": 1} if m else {})
       for k in range(5) for m in ("", "_alm")]),
