@@ -133,10 +133,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             // from 4.4 to 1.9 s (make bench-job's 32-reducer runs; mr-md5/README, Figures); the hashing is native.
             // The MR AM mostly starts and then waits on events: the same flags.
             String taskOpts = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData " + jvmOpts + classDataSharing(confDir);
-            conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m" + taskOpts);
-            // A user's -D mapreduce.{map,reduce}.java.opts comes last, so its flags win (the JDK 17 opens stay).
-            conf.set(MRJobConfig.MAP_JAVA_OPTS, ("-Xmx512m" + taskOpts + " " + base.get(MRJobConfig.MAP_JAVA_OPTS, "")).strip());
-            conf.set(MRJobConfig.REDUCE_JAVA_OPTS, ("-Xmx768m" + taskOpts + " " + base.get(MRJobConfig.REDUCE_JAVA_OPTS, "")).strip());
+            // A user's -D mapreduce.{map,reduce}.java.opts (yarn.app.mapreduce.am.command-opts) comes last,
+            // so its flags win (the JDK 17 opens stay).
+            conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m" + taskOpts + usersFlags(base, MRJobConfig.MR_AM_COMMAND_OPTS));
+            conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx512m" + taskOpts + usersFlags(base, MRJobConfig.MAP_JAVA_OPTS));
+            conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx768m" + taskOpts + usersFlags(base, MRJobConfig.REDUCE_JAVA_OPTS));
             conf.setInt(MRJobConfig.MAP_MEMORY_MB, MAP_MB);
             conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, REDUCE_MB);
             conf.setInt(MRJobConfig.MR_AM_VMEM_MB, AM_MB);
@@ -178,18 +179,22 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /**
-     * Task JVMs and the MR AM map the launcher's class-data archive (bin/fpgamr names it in
-     * {@value #CDS_ARCHIVE_KEY}) when they run on the launcher's own class path, which the archive was
-     * made for: a container's default class path starts with its own directory and job.jar, which no
+     * Task JVMs and the MR AM map a class-data archive made for the launcher's class path (bin/fpgamr
+     * names the launcher's in {@value #CDS_ARCHIVE_KEY}; the build's training run leaves one of the
+     * classes task JVMs load beside it, {@link CdsTraining#tasksArchive}) when they run on that class
+     * path: a container's default class path starts with its own directory and job.jar, which no
      * archive can match. The launcher's class path holds the job's classes; a task JVM reads job.xml
      * from its directory, not the class path. (So -libjars do not reach embedded tasks run with an
      * archive.)
      */
     private static String classDataSharing(Path confDir) {
-        String archive = System.getProperty(CDS_ARCHIVE_KEY);
-        if (archive == null || !Files.isReadable(Path.of(archive))) {
+        String launcherArchive = System.getProperty(CDS_ARCHIVE_KEY);
+        if (launcherArchive == null || !Files.isReadable(Path.of(launcherArchive))) {
             return "";
         }
+        // The training run's archive of the classes the AM and task JVMs themselves load, when it was made.
+        Path tasks = CdsTraining.tasksArchive(Path.of(launcherArchive));
+        String archive = Files.isReadable(tasks) ? tasks.toString() : launcherArchive;
         // The archive allows entries after its own class path: the MR AM finds resource-types.xml there.
         return " -cp " + System.getProperty("java.class.path") + File.pathSeparator + confDir + " -XX:SharedArchiveFile=" + archive
             + " -Xlog:cds=off -Xlog:cds+dynamic=off";
@@ -237,6 +242,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             throw new IOException("the FPGA NodeManager failed to start");
         }
         return nm;
+    }
+
+    /** The user's own JVM flags under {@code key}, with a space before them, or nothing (Hadoop's default is not the user's). */
+    private static String usersFlags(Configuration base, String key) {
+        return Defaults.given(base, key) ? " " + base.get(key).strip() : "";
     }
 
     /** Waits until the ResourceManager has every node, the FPGA node with its devices. */
