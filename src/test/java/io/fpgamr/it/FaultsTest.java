@@ -5,6 +5,7 @@ import static io.fpgamr.it.StandingCluster.await;
 import static io.fpgamr.it.StandingCluster.count;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.energy.TaskSpan;
@@ -40,7 +41,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * mid-batch (a DMA error, a hang: faults the Verilated device injects through its driver spec), and
  * the FPGA node's NodeManager stopped mid-job. Each time the job succeeds with the same preimages
  * and every value hashed exactly once, as the job's own counters (only the attempts that succeeded
- * count) and its timeline show. The NodeManager goes last: the cluster has no FPGA node after it.
+ * count) and its timeline show. The NodeManager goes last but one: the cluster has no FPGA node
+ * after it. Last, the cluster's process gets a SIGTERM mid-job (a Ctrl-C): its containers' JVMs
+ * must end with it and its directory must go.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultsTest extends OnStandingCluster {
@@ -99,11 +102,8 @@ class FaultsTest extends OnStandingCluster {
         } catch (IOException e) {
             return Optional.empty();
         }
-        return ProcessHandle.of(pid).flatMap(p -> isJava(p) ? Optional.of(p) : p.descendants().filter(FaultsTest::isJava).findFirst());
-    }
-
-    private static boolean isJava(ProcessHandle p) {
-        return p.info().command().map(c -> c.endsWith("/java")).orElse(false);
+        return ProcessHandle.of(pid)
+            .flatMap(p -> StandingCluster.isJava(p) ? Optional.of(p) : p.descendants().filter(StandingCluster::isJava).findFirst());
     }
 
     @Test
@@ -216,5 +216,32 @@ class FaultsTest extends OnStandingCluster {
         }
         assertTrue(spans.stream().anyMatch(s -> !s.node().equals(fpgaNode) && s.startMs() >= stoppedMs),
             "the maps of the stopped node ran again on the other: " + spans);
+    }
+
+    @Test
+    @Order(4)
+    void theClusterTerminatedMidJobLeavesNoContainerJvmAndNoDirectory() throws Exception {
+        // The client gives up seconds after the cluster is gone (Hadoop's default: retry 15 minutes).
+        String[] args = cluster.job("search", "-D", "yarn.resourcemanager.connect.max-wait.ms=3000", "-D",
+            "ipc.client.connect.max.retries=1", StandingCluster.TARGET_VALUE_HEX, "--bits", Integer.toString(JAVA_BITS),
+            "--accel", "java", "--maps", "6", "--output", "/fpgamr-it/terminated");
+        CompletableFuture<Fpgamr.Result> job = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Fpgamr.run(tmp, args);
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await("a map running", 300_000, () -> job.isDone() || runningMap(null).flatMap(c -> jvmOf(c.getContainerId())).isPresent());
+        assertFalse(job.isDone(), "the job ended before a map ran");
+        List<ProcessHandle> containers = cluster.containerJvms();
+        assertTrue(containers.size() >= 2, "the MR AM and a map: " + containers);
+
+        cluster.terminate();
+        await("the containers' JVMs gone", 60_000, () -> containers.stream().noneMatch(ProcessHandle::isAlive));
+        try (Stream<Path> left = Files.list(cluster.daemonsDir())) {
+            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith("fpgamr-embedded-")).toList());
+        }
+        assertNotEquals(0, job.get().code(), job.get().err());
     }
 }

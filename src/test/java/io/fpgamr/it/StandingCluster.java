@@ -283,6 +283,26 @@ final class StandingCluster implements AutoCloseable {
         }
     }
 
+    /** The JVMs of the cluster's containers: java processes, but for the cluster's own, whose tmpdir is under {@link #daemonsDir()}. */
+    List<ProcessHandle> containerJvms() {
+        String under = daemonsDir() + "/";
+        return ProcessHandle.allProcesses()
+            .filter(p -> p.pid() != process.pid())
+            .filter(StandingCluster::isJava)
+            .filter(p -> p.info().commandLine().map(c -> c.contains("-Djava.io.tmpdir=" + under)).orElse(false))
+            .toList();
+    }
+
+    static boolean isJava(ProcessHandle p) {
+        return p.info().command().map(c -> c.endsWith("/java")).orElse(false);
+    }
+
+    /** Sends the cluster's process a SIGTERM, as a Ctrl-C would, and waits for it to end. */
+    void terminate() throws InterruptedException {
+        process.destroy();
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the cluster's process did not end on SIGTERM");
+    }
+
     @Override
     public void close() throws Exception {
         yarn.close();

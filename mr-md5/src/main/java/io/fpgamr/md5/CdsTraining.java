@@ -47,7 +47,7 @@ public final class CdsTraining {
             }
             List<String> listClasses = new ArrayList<>();
             for (int i = 0; i < CONTAINER_OPTS.length; i++) {
-                listClasses.addAll(List.of("-D", CONTAINER_OPTS[i] + "=-XX:DumpLoadedClassList=" + work.resolve(i + ".classlist")));
+                listClasses.addAll(List.of("-D", CONTAINER_OPTS[i] + "=-XX:DumpLoadedClassList=" + classList(work, i)));
             }
             int embeddedRc = train("bench", work.resolve("embedded"), listClasses,
                 List.of("--cluster", "embedded", "--fpga-devices", "0", "--maps", "1", "--reducers", "1"));
@@ -80,6 +80,11 @@ public final class CdsTraining {
         return 0;
     }
 
+    /** Where the JVMs of container kind {@code i} ({@link #CONTAINER_OPTS}) list the classes they load. */
+    private static Path classList(Path work, int i) {
+        return work.resolve(i + ".classlist");
+    }
+
     /**
      * Dumps the classes the containers listed into a static archive for this JVM's class path, and
      * keeps it only if a JVM maps it ({@code -Xshare:on} refuses an archive it cannot use).
@@ -87,7 +92,7 @@ public final class CdsTraining {
     private static void dumpTasksArchive(Path work, Path archive) throws IOException, InterruptedException {
         Set<String> classes = new LinkedHashSet<>();
         for (int i = 0; i < CONTAINER_OPTS.length; i++) {
-            Path list = work.resolve(i + ".classlist");
+            Path list = classList(work, i);
             if (Files.exists(list)) {
                 // Only the class names: the JVMs' lambda-form lines come interleaved with others at
                 // times (JDK 17), and a JVM stopped while writing leaves its last line cut.

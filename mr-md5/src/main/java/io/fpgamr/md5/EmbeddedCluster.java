@@ -9,20 +9,22 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.apache.commons.cli.ParseException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.util.GenericOptionsParser;
+import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
@@ -57,6 +59,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static final String STOP_FPGA_NODE = "stop-fpga-node";
     /** Set in {@link #config()}: where the FPGA node keeps its devices' state and logs. */
     public static final String FPGA_STATE_KEY = "fpgamr.embedded.fpga-node.state-dir";
+    /** How long the exit hook may take to stop the cluster (a normal stop: about 2 s). */
+    static final long STOP_TIMEOUT_S = 30;
 
     private final Path workDir;
     private final MiniDFSCluster dfs;
@@ -64,6 +68,12 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final NodeManager fpgaNode;
     private final Path fpgaState;
     private final int mapSlots;
+    private boolean closed;
+    /**
+     * Stops the cluster when its JVM ends without {@link #close()} (Ctrl-C, SIGTERM), but for HDFS:
+     * its daemons' threads end with the JVM, and stopping them in a shutdown hook prints a stack trace.
+     */
+    private final Runnable stopOnExit = () -> stop(false);
 
     private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, NodeManager fpgaNode, Path fpgaState,
         int mapSlots) {
@@ -101,6 +111,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         conf.set("hadoop.tmp.dir", work.resolve("tmp").toString());
         MiniDFSCluster dfs = null;
         MiniMRYarnCluster yarn = null;
+        EmbeddedCluster c;
         try {
             dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
             dfs.waitActive();
@@ -162,10 +173,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             Path fpgaState = work.resolve("fpga-node");
             NodeManager fpgaNode = fpgaDevices > 0
                 ? startFpgaNode(yarn, work.resolve("fpga-nm"), fpgaState, fpgaDevices, fpgaSlots, base) : null;
-            EmbeddedCluster c = new EmbeddedCluster(work, dfs, yarn, fpgaNode, fpgaState,
+            c = new EmbeddedCluster(work, dfs, yarn, fpgaNode, fpgaState,
                 cpuNodes * slots + (fpgaNode != null ? fpgaSlots : 0));
-            c.awaitNodes(nodes, fpgaDevices);
-            return c;
         } catch (IOException | RuntimeException e) {
             if (yarn != null) {
                 yarn.stop();
@@ -173,9 +182,20 @@ public final class EmbeddedCluster implements AutoCloseable {
             if (dfs != null) {
                 dfs.shutdown();
             }
-            deleteTree(work);
+            FileUtil.fullyDelete(work.toFile());
             throw e;
         }
+        // Containers run in sessions of their own: a Ctrl-C reaches the launcher, not them. The hook
+        // runs before the file systems close (FileSystem's hook comes after).
+        ShutdownHookManager.get().addShutdownHook(c.stopOnExit, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1,
+            STOP_TIMEOUT_S, TimeUnit.SECONDS);
+        try {
+            c.awaitNodes(nodes, fpgaDevices);
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     /**
@@ -291,6 +311,26 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        stop(!ShutdownHookManager.get().isShutdownInProgress());
+        // Only now: a JVM that begins to end while this stops must wait for it in the hook.
+        try {
+            ShutdownHookManager.get().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException e) {
+            // The JVM is ending: the hook finds the cluster stopped.
+        }
+    }
+
+    /** Synchronized: the exit hook must not return (and the JVM end) while {@link #close()} is still stopping. */
+    private synchronized void stop(boolean withDfs) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // The containers first, at once: a NodeManager sends its containers a SIGTERM and the SIGKILL
+        // a moment later, from a thread that dies with this JVM, and an MR AM whose ResourceManager
+        // is gone retries for 15 minutes in its own exit hook. Again at the end: what started since
+        // (the ResourceManager retries an AM it lost).
+        killContainers();
         // Each NodeManager waits some seconds for its applications on the way down: in parallel.
         Thread fpgaStop = new Thread(() -> {
             if (fpgaNode != null) {
@@ -304,17 +344,30 @@ public final class EmbeddedCluster implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            dfs.shutdown();
-            deleteTree(workDir);
+            killContainers();
+            if (withDfs) {
+                stopDfs();
+            }
+            // Best effort (a NodeManager may still be deleting in it): a directory left in /tmp is harmless.
+            FileUtil.fullyDelete(workDir.toFile());
         }
     }
 
-    static void deleteTree(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // Best effort: a temp dir left behind is harmless.
+    private void stopDfs() {
+        try {
+            dfs.shutdown();
+        } catch (IllegalStateException e) {
+            // The JVM began to end meanwhile (a SIGTERM while closing): HDFS cannot take its exit
+            // hooks back then, and its threads end with the JVM.
         }
+    }
+
+    /** Kills the containers' processes (the NodeManagers' launch scripts and what they started): they name the cluster's directory. */
+    private void killContainers() {
+        String dir = workDir.toString();
+        ProcessHandle.current().descendants()
+            .filter(p -> p.info().commandLine().map(c -> c.contains(dir)).orElse(false))
+            .forEach(ProcessHandle::destroyForcibly);
     }
 
     /** Stops the FPGA node's NodeManager (as a node that goes down mid-job): its containers die, the ResourceManager loses it. */
