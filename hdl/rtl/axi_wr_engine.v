@@ -2,7 +2,9 @@
 // one INCR burst; the caller keeps commands within 4 KiB pages and at most
 // 256 beats (the engine does not split). W beats are taken in order from
 // the data stream with their byte strobes, WLAST is generated from the
-// command lengths.
+// command lengths. The W channel leaves through a register (a register
+// slice at full rate): the data's path from the sources' FIFOs ends at a
+// flip-flop, not at the bus port.
 // B responses are counted: every OKAY burst reports its beats on ack_*,
 // a non-OKAY one sets err and latches its address in err_addr (the first).
 // idle is high when no command is queued and every burst has its response.
@@ -72,13 +74,13 @@ module axi_wr_engine #(
     assign m_axi_awprot = 3'b000;
     assign m_axi_awid = 1'b0;
     wire aw_fire = m_axi_awvalid && m_axi_awready;
-    wire w_fire;
+    wire w_take, take_last;      // a beat enters the W register; it is its burst's last
 
     // lengths of bursts whose W beats are still to be sent
     sync_fifo #(.WIDTH(8), .DEPTH(QW), .BRAM(0)) u_wq (
         .clk(clk), .rst(rst), .clr(1'b0),
         .in_valid(aw_fire), .in_ready(wq_ready), .in_data(cmd_len),
-        .out_valid(wq_valid), .out_ready(w_fire && m_axi_wlast), .out_data(wq_len),
+        .out_valid(wq_valid), .out_ready(w_take && take_last), .out_data(wq_len),
         .count());
     // bursts waiting for their B response
     sync_fifo #(.WIDTH(ADDR_W + 8), .DEPTH(QW), .BRAM(0)) u_bq (
@@ -87,12 +89,29 @@ module axi_wr_engine #(
         .out_valid(bq_valid), .out_ready(m_axi_bvalid), .out_data(bq_head),
         .count());
 
-    assign m_axi_wvalid = data_valid && wq_valid;
-    assign data_ready = m_axi_wready && wq_valid;
-    assign m_axi_wdata = data;
-    assign m_axi_wstrb = strb;
-    assign m_axi_wlast = wcnt == wq_len;
-    assign w_fire = m_axi_wvalid && m_axi_wready;
+    // W register: a beat enters when its burst was commanded and the
+    // register is empty or its beat leaves on this clock
+    reg              w_v;
+    reg [DATA_W-1:0] w_data;
+    reg [DATA_W/8-1:0] w_strb;
+    reg              w_last;
+    wire w_open = !w_v || m_axi_wready;
+    assign data_ready = wq_valid && w_open;
+    assign w_take = data_valid && data_ready;
+    assign take_last = wcnt == wq_len;
+    always @(posedge clk) begin
+        if (rst) w_v <= 1'b0;
+        else if (w_open) w_v <= w_take;
+        if (w_take) begin
+            w_data <= data;
+            w_strb <= strb;
+            w_last <= take_last;
+        end
+    end
+    assign m_axi_wvalid = w_v;
+    assign m_axi_wdata = w_data;
+    assign m_axi_wstrb = w_strb;
+    assign m_axi_wlast = w_last;
     assign m_axi_bready = 1'b1;
 
     always @(posedge clk) begin
@@ -103,7 +122,7 @@ module axi_wr_engine #(
             ack_valid <= 1'b0;
             ack_beats <= 9'd0;
         end else begin
-            if (w_fire) wcnt <= m_axi_wlast ? 8'd0 : wcnt + 8'd1;
+            if (w_take) wcnt <= take_last ? 8'd0 : wcnt + 8'd1;
             ack_valid <= 1'b0;
             if (clr_err) begin
                 err <= 1'b0;

@@ -1,7 +1,10 @@
 // md5acc_hits: the hit FIFO of the search path. The pipelines never stall,
 // so every lane may hit on every clock: each lane has its own FIFO of
 // {value, digest} records in block RAM, and one record per clock leaves
-// towards the match writer (lowest non-empty lane first). `room` tells the
+// towards the match writer (lowest non-empty lane first). Each lane's record
+// waits in a register of its own before the choice between lanes: the lanes'
+// block RAMs sit by their pipelines, across the chip, and a path from a RAM's
+// slow output across the chip into the choice did not make the clock. `room` tells the
 // candidate generator whether every lane FIFO still has space for all that
 // can be in flight (SLACK groups: the clock `room` is registered, the
 // generator's output register, 65 pipeline stages and the compare's 3:
@@ -30,6 +33,8 @@ module md5acc_hits #(
 
     wire [NPIPE-1:0] f_valid, f_ready, f_low, f_empty;
     wire [NPIPE*192-1:0] f_data;
+    reg  [NPIPE-1:0] l_v;       // a lane's record waits in its register
+    reg  [192-1:0]   l_d [0:NPIPE-1];
     reg  [NPIPE-1:0] sel;       // one-hot: the lowest lane with a record
 
     genvar j;
@@ -44,7 +49,14 @@ module md5acc_hits #(
                 .count(cnt));
             assign f_low[j] = cnt < DEPTH - SLACK;
             assign f_empty[j] = cnt == 0;
-            assign f_ready[j] = out_ready && sel[j];
+            // the lane register takes the FIFO's next record when it is free or its record leaves
+            wire l_open = !l_v[j] || (out_ready && sel[j]);
+            assign f_ready[j] = l_open;
+            always @(posedge clk) begin
+                if (rst || clr) l_v[j] <= 1'b0;
+                else if (l_open) l_v[j] <= f_valid[j];
+                if (l_open && f_valid[j]) l_d[j] <= f_data[192*j +: 192];
+            end
         end
     endgenerate
 
@@ -53,18 +65,18 @@ module md5acc_hits #(
         sel = {NPIPE{1'b0}};
         {out_value, out_digest} = 192'd0;
         for (k = NPIPE - 1; k >= 0; k = k - 1)
-            if (f_valid[k]) begin
+            if (l_v[k]) begin
                 sel = {NPIPE{1'b0}};
                 sel[k] = 1'b1;
-                {out_value, out_digest} = f_data[192*k +: 192];
+                {out_value, out_digest} = l_d[k];
             end
     end
 
-    assign out_valid = |f_valid;
+    assign out_valid = |l_v;
     // registered: one clock late, so SLACK covers one group more than the pipelines hold
     reg room_r;
     always @(posedge clk) room_r <= !rst && &f_low;
     assign room = room_r;
-    assign empty = &f_empty;
+    assign empty = &f_empty && !(|l_v);
 endmodule
 `default_nettype wire
