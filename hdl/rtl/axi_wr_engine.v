@@ -61,7 +61,6 @@ module axi_wr_engine #(
     wire wq_ready, wq_valid, bq_ready, bq_valid;
     wire [7:0] wq_len;
     wire [ADDR_W+7:0] bq_head;
-    reg  [7:0] wcnt;
 
     assign m_axi_awvalid = cmd_valid && wq_ready && bq_ready;
     assign cmd_ready = m_axi_awready && wq_ready && bq_ready;
@@ -76,11 +75,13 @@ module axi_wr_engine #(
     wire aw_fire = m_axi_awvalid && m_axi_awready;
     wire w_take, take_last;      // a beat enters the W register; it is its burst's last
 
-    // lengths of bursts whose W beats are still to be sent
+    // lengths of bursts whose W beats are still to be sent, the current
+    // burst's taken into registers (cur_*) when it starts
+    wire wq_load;
     sync_fifo #(.WIDTH(8), .DEPTH(QW), .BRAM(0)) u_wq (
         .clk(clk), .rst(rst), .clr(1'b0),
         .in_valid(aw_fire), .in_ready(wq_ready), .in_data(cmd_len),
-        .out_valid(wq_valid), .out_ready(w_take && take_last), .out_data(wq_len),
+        .out_valid(wq_valid), .out_ready(wq_load), .out_data(wq_len),
         .count());
     // bursts waiting for their B response
     sync_fifo #(.WIDTH(ADDR_W + 8), .DEPTH(QW), .BRAM(0)) u_bq (
@@ -89,16 +90,43 @@ module axi_wr_engine #(
         .out_valid(bq_valid), .out_ready(m_axi_bvalid), .out_data(bq_head),
         .count());
 
-    // W register: a beat enters when its burst was commanded and the
+    // The current burst: cur_v (its AW was sent and beats are left), the
+    // beats left after the next one, and cur_last (the next beat is its
+    // last), all registers: data_ready and WLAST start at flip-flops, not at
+    // the queue's read and a compare (the one-pipeline route's critical
+    // path: the queue's read pointer -> data_ready -> the source's FIFO ->
+    // the queue's pop). A burst's first beat can go the clock after its AW;
+    // back-to-back bursts keep the full rate (the next loads as the last
+    // beat is taken).
+    reg       cur_v, cur_last;
+    reg [7:0] cur_left;
+    assign wq_load = wq_valid && (!cur_v || (w_take && take_last));
+    always @(posedge clk) begin
+        if (rst) begin
+            cur_v <= 1'b0;
+            cur_last <= 1'b0;
+            cur_left <= 8'd0;
+        end else if (wq_load) begin
+            cur_v <= 1'b1;
+            cur_last <= wq_len == 8'd0;
+            cur_left <= wq_len;
+        end else if (w_take) begin
+            cur_v <= !take_last;
+            cur_last <= cur_left == 8'd1;
+            cur_left <= cur_left - 8'd1;
+        end
+    end
+
+    // W register: a beat enters when its burst is current and the
     // register is empty or its beat leaves on this clock
     reg              w_v;
     reg [DATA_W-1:0] w_data;
     reg [DATA_W/8-1:0] w_strb;
     reg              w_last;
     wire w_open = !w_v || m_axi_wready;
-    assign data_ready = wq_valid && w_open;
+    assign data_ready = cur_v && w_open;
     assign w_take = data_valid && data_ready;
-    assign take_last = wcnt == wq_len;
+    assign take_last = cur_last;
     always @(posedge clk) begin
         if (rst) w_v <= 1'b0;
         else if (w_open) w_v <= w_take;
@@ -116,13 +144,11 @@ module axi_wr_engine #(
 
     always @(posedge clk) begin
         if (rst) begin
-            wcnt <= 8'd0;
             err <= 1'b0;
             err_addr <= {ADDR_W{1'b0}};
             ack_valid <= 1'b0;
             ack_beats <= 9'd0;
         end else begin
-            if (w_take) wcnt <= take_last ? 8'd0 : wcnt + 8'd1;
             ack_valid <= 1'b0;
             if (clr_err) begin
                 err <= 1'b0;

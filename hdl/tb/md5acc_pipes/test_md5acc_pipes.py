@@ -1,5 +1,5 @@
 """md5acc_pipes: groups of messages with random lane masks and random gaps go
-in one per clock; 65 clocks later each comes out with its tag and every
+in one per clock; 66 clocks later (an input register, then md5_core) each comes out with its tag and every
 lane's digest (hashlib), the array never stalling; reset clears the valid
 bits in flight. Each tap repeats out_valid and out_tag while its enable is
 on (the enables change between runs of groups, as a job's kind does) and is
@@ -17,7 +17,7 @@ from md5model import kmc_int
 P = ast.literal_eval(os.environ["BENCH_PARAMS"])
 N = P["NPIPE"]
 TAPS = P["TAPS"]
-LATENCY = 65
+LATENCY = 66  # the input register and md5_core's 65
 
 
 @cocotb.test()
