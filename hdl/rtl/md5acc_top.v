@@ -234,7 +234,12 @@ module md5acc_top #(
         if (rst || launch) inflight <= 8'd0;
         else inflight <= inflight + {7'd0, gen_valid} - {7'd0, pipe_valid};
     end
-    wire drained = gen_done && !gen_valid && inflight == 8'd0;
+    // every group out of the pipelines, registered: a clock late, and
+    // cleared by the launch, so a job is not drained before its generator
+    // runs (the four-pipeline route's critical path was inflight's zero test
+    // -> across the chip -> the hash sink's flush -> its FIFO's push -> avail)
+    reg drained;
+    always @(posedge clk) drained <= !(rst || launch) && gen_done && !gen_valid && inflight == 8'd0;
 
     // ------------------------------------------------------------------
     // hash path output
