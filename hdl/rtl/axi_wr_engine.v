@@ -117,51 +117,19 @@ module axi_wr_engine #(
         end
     end
 
-    // W stage: the output register and a skid register behind it. The
-    // source sees a registered ready (!s_v), so no combinational path joins
-    // WREADY to the sources' FIFOs (the four-pipeline route's critical path
-    // was WREADY -> data_ready -> the hash sink's FIFO, 9.75 ns of routing).
-    // A beat taken while the output is stalled waits in the skid register;
-    // beats only enter for a commanded burst, so none outlives its burst.
-    reg              w_v, s_v;
-    reg [DATA_W-1:0] w_data, s_data;
-    reg [DATA_W/8-1:0] w_strb, s_strb;
-    reg              w_last, s_last;
-    wire w_open = !w_v || m_axi_wready;
-    assign data_ready = cur_v && !s_v;
+    // W stage: a skid buffer. The source sees a registered ready, so no
+    // combinational path joins WREADY to the sources' FIFOs (the
+    // four-pipeline route's critical path was WREADY -> data_ready -> the
+    // hash sink's FIFO, 9.75 ns of routing). Beats only enter for a
+    // commanded burst, so none outlives its burst.
+    wire w_room;
+    assign data_ready = cur_v && w_room;
     assign w_take = data_valid && data_ready;
     assign take_last = cur_last;
-    always @(posedge clk) begin
-        if (rst) begin
-            w_v <= 1'b0;
-            s_v <= 1'b0;
-        end else if (w_open) begin
-            w_v <= s_v || w_take;
-            s_v <= 1'b0;
-        end else if (w_take) begin
-            s_v <= 1'b1;
-        end
-        if (w_open) begin
-            if (s_v) begin
-                w_data <= s_data;
-                w_strb <= s_strb;
-                w_last <= s_last;
-            end else if (w_take) begin
-                w_data <= data;
-                w_strb <= strb;
-                w_last <= take_last;
-            end
-        end
-        if (!w_open && w_take) begin
-            s_data <= data;
-            s_strb <= strb;
-            s_last <= take_last;
-        end
-    end
-    assign m_axi_wvalid = w_v;
-    assign m_axi_wdata = w_data;
-    assign m_axi_wstrb = w_strb;
-    assign m_axi_wlast = w_last;
+    skid_buffer #(.WIDTH(DATA_W + DATA_W / 8 + 1)) u_w (
+        .clk(clk), .rst(rst), .clr(1'b0),
+        .in_valid(data_valid && cur_v), .in_ready(w_room), .in_data({take_last, strb, data}),
+        .out_valid(m_axi_wvalid), .out_ready(m_axi_wready), .out_data({m_axi_wlast, m_axi_wstrb, m_axi_wdata}));
     assign m_axi_bready = 1'b1;
 
     always @(posedge clk) begin
