@@ -180,7 +180,11 @@ module md5acc_top #(
 
     wire rd_busy, rd_err, wr_idle, wr_err;
     wire [ADDR_W-1:0] rd_err_addr, wr_err_addr;
-    wire stop = abort_lat || rd_err || wr_err;
+    // registered (a clock late; cleared by the launch): the one-pipeline
+    // route's critical path after the skid buffers was the read engine's
+    // error -> stop -> the generator's issue -> the read FIFO's pop (10.59 ns)
+    reg stop;
+    always @(posedge clk) stop <= !(rst || launch) && (abort_lat || rd_err || wr_err);
 
     // ------------------------------------------------------------------
     // read DMA (hash path input): ceil(count * slot / BUS_B) beats
