@@ -21,7 +21,7 @@ set_parameter_property DATA_W ALLOWED_RANGES {128 256 512}
 add_fileset synth QUARTUS_SYNTH "" ""
 set_fileset_property synth TOP_LEVEL md5acc_top
 # the files of hdl/rtl/sources.mk (MD5ACC_RTL, MD5ACC_INC)
-foreach f {md5_consts.vh md5acc_regs.vh md5acc_defaults.vh md5_add.v md5_step.v md5_core.v sync_fifo.v md5acc_regfile.v md5acc_irq.v axi_burst_cursor.v axi_rd_engine.v axi_wr_engine.v md5acc_candgen.v md5acc_pipes.v md5acc_compare.v md5acc_hits.v md5acc_match_writer.v md5acc_hash_sink.v md5acc_top.v} {
+foreach f {md5_consts.vh md5acc_regs.vh md5acc_defaults.vh md5_add.v md5_step.v md5_core.v sync_fifo.v md5acc_regfile.v md5acc_irq.v skid_buffer.v axi_burst_cursor.v axi_rd_engine.v axi_wr_engine.v md5acc_candgen.v md5acc_pipes.v md5acc_compare.v md5acc_hits.v md5acc_match_writer.v md5acc_hash_sink.v md5acc_top.v} {
     if {[string match *.vh $f]} { set t VERILOG_INCLUDE } else { set t VERILOG }
     add_fileset_file $f $t PATH ../rtl/$f
 }

@@ -46,11 +46,24 @@ module md5acc_match_writer #(
     reg  [ADDR_W-1:0] waddr;      // dst + 32 * (issued mod cap)
     reg  [31:0]       roff;       // issued mod cap
     reg  [31:0]       cap_m1;     // cap - 1: the ring's last record
-    // registered: after a record the writer spends at least one clock in a
-    // data state, in which `full` catches up with `issued`; MATCH_ACK only
-    // grows during a job, so a late `full` is never too optimistic
+    // `full` in two registered steps, one carry chain each (the one-pipeline
+    // route's critical path was MATCH_ACK -> issued - host_ack >= cap):
+    // ahead_r = issued - host_ack, then full_r = ahead_r >= cap. ahead_r
+    // lags a record issued on the last clock; while that record is in a
+    // data state (no record is issued then) one free slot counts as none,
+    // so full_r is up to date whenever the writer can issue again. MATCH_ACK
+    // only grows during a job, so a late ahead_r is never too optimistic.
+    reg  [31:0]       ahead_r;    // records written and not yet acknowledged
     reg               full_r;
-    always @(posedge clk) full_r <= !(rst || start) && (issued - host_ack) >= cap;
+    always @(posedge clk) begin
+        if (rst || start) begin
+            ahead_r <= 32'd0;
+            full_r <= 1'b0;
+        end else begin
+            ahead_r <= issued - host_ack;
+            full_r <= ahead_r >= cap || (state != 2'd0 && ahead_r == cap_m1);
+        end
+    end
     assign full = full_r;
     assign wcmd_valid = state == 2'd0 && in_valid && !full;
     assign in_ready = wcmd_valid && wcmd_ready;

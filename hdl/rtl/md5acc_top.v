@@ -180,7 +180,11 @@ module md5acc_top #(
 
     wire rd_busy, rd_err, wr_idle, wr_err;
     wire [ADDR_W-1:0] rd_err_addr, wr_err_addr;
-    wire stop = abort_lat || rd_err || wr_err;
+    // registered (a clock late; cleared by the launch): the one-pipeline
+    // route's critical path after the skid buffers was the read engine's
+    // error -> stop -> the generator's issue -> the read FIFO's pop (10.59 ns)
+    reg stop;
+    always @(posedge clk) stop <= !(rst || launch) && (abort_lat || rd_err || wr_err);
 
     // ------------------------------------------------------------------
     // read DMA (hash path input): ceil(count * slot / BUS_B) beats
@@ -234,7 +238,12 @@ module md5acc_top #(
         if (rst || launch) inflight <= 8'd0;
         else inflight <= inflight + {7'd0, gen_valid} - {7'd0, pipe_valid};
     end
-    wire drained = gen_done && !gen_valid && inflight == 8'd0;
+    // every group out of the pipelines, registered: a clock late, and
+    // cleared by the launch, so a job is not drained before its generator
+    // runs (the four-pipeline route's critical path was inflight's zero test
+    // -> across the chip -> the hash sink's flush -> its FIFO's push -> avail)
+    reg drained;
+    always @(posedge clk) drained <= !(rst || launch) && gen_done && !gen_valid && inflight == 8'd0;
 
     // ------------------------------------------------------------------
     // hash path output

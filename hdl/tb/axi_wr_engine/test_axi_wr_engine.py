@@ -1,7 +1,10 @@
 """axi_wr_engine against cocotbext-axi's AXI RAM, random pauses on AW, W and
 B and random gaps on the command and data streams: every burst lands with its
 strobes, WLAST where the command says, one OKAY acknowledgement per burst with
-its beats, idle at the end; then a reset in the middle of a burst."""
+its beats, idle at the end; then a reset in the middle of a burst; then the
+W stage's handshake driven by hand: a beat per clock while WREADY is high,
+and a ready that is registered (WREADY's rise reaches data_ready a clock
+later, through the skid register)."""
 import ast
 import os
 import random
@@ -122,3 +125,43 @@ async def reset_mid_burst(dut):
         if dut.idle.value:
             break
     assert ram.read(0x3000, 1) == b"\xab" and ram.read(0x3000 + BYTES, 1) == b"\xcd"
+
+
+
+@cocotb.test()
+async def full_rate_and_registered_ready(dut):
+    """One 16-beat burst, WREADY by hand: high 8 clocks, low 4, then high."""
+    dut.cmd_valid.value = dut.data_valid.value = dut.clr_err.value = 0
+    dut.m_axi_awready.value = 1
+    dut.m_axi_wready.value = 1
+    dut.m_axi_bvalid.value = dut.m_axi_bresp.value = dut.m_axi_bid.value = 0
+    await start(dut)
+    await FallingEdge(dut.clk)
+    dut.cmd_valid.value, dut.cmd_addr.value, dut.cmd_len.value = 1, 0x4000, 15
+    await FallingEdge(dut.clk)
+    dut.cmd_valid.value = 0
+    dut.data_valid.value, dut.strb.value = 1, (1 << BYTES) - 1
+    taken, sent, ready = 0, [], []       # per clock: data_ready; beats sent (clock, data, last)
+    for clk in range(40):
+        wready = 0 if 8 <= clk < 12 else 1
+        dut.m_axi_wready.value = wready
+        dut.data_valid.value = int(taken < 16)
+        dut.data.value = taken
+        await ReadOnly()
+        ready.append(int(dut.data_ready.value))
+        if dut.m_axi_wvalid.value and wready:
+            sent.append((clk, int(dut.m_axi_wdata.value), int(dut.m_axi_wlast.value)))
+        taken += int(dut.data_ready.value) and taken < 16
+        await FallingEdge(dut.clk)
+    assert [d for _, d, _ in sent] == list(range(16)), sent
+    assert [l for _, _, l in sent] == [0] * 15 + [1]
+    clocks = [c for c, _, _ in sent]
+    # taken from clock 1 (the burst's AW went at clock 0), sent from clock 2
+    assert ready[:9] == [0] + [1] * 8 and clocks[:6] == list(range(2, 8)), \
+        "a beat per clock while WREADY is high"
+    # WREADY falls at clock 8: the output register holds a beat, the skid
+    # register takes one more, then ready falls
+    assert ready[8] == 1 and ready[9:13] == [0, 0, 0, 0], ready
+    # WREADY rises at clock 12: ready follows one clock later, not combinationally
+    assert ready[13] == 1, ready
+    assert clocks[6:] == list(range(12, 22)), "full rate again once WREADY is back"
