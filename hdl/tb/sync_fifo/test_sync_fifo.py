@@ -16,12 +16,16 @@ from benchlib import start
 P = ast.literal_eval(os.environ["BENCH_PARAMS"])
 
 
-@cocotb.test()
-async def random_traffic(dut):
+async def idle_start(dut, out_ready):
     dut.in_valid.value = 0
-    dut.out_ready.value = 0
+    dut.out_ready.value = out_ready
     dut.clr.value = 0
     await start(dut)
+
+
+@cocotb.test()
+async def random_traffic(dut):
+    await idle_start(dut, 0)
     rng = random.Random(P["BRAM"])
     model = deque()
     n_in = n_out = 0
@@ -72,10 +76,7 @@ async def random_traffic(dut):
 
 @cocotb.test()
 async def latency_and_full_rate(dut):
-    dut.in_valid.value = 0
-    dut.out_ready.value = 1
-    dut.clr.value = 0
-    await start(dut)
+    await idle_start(dut, 1)
     # one word into the empty FIFO: out_valid BRAM + 1 clocks after the push
     await FallingEdge(dut.clk)
     dut.in_valid.value = 1
