@@ -46,7 +46,7 @@ BENCHES = [
     ("md5acc_candgen", "md5acc_candgen", rtl("md5acc_candgen.v"),
      [("p%d_w%d" % (n, w), {"NPIPE": n, "DATA_W": w}, {}) for n, w in ((4, 256), (8, 256), (2, 128))]),
     ("md5acc_compare", "md5acc_compare", rtl("md5acc_compare.v"), [("p4", {"NPIPE": 4}, {})]),
-    ("md5acc_hits", "md5acc_hits", rtl("sync_fifo.v", "md5acc_hits.v"),
+    ("md5acc_hits", "md5acc_hits", rtl("sync_fifo.v", "skid_buffer.v", "md5acc_hits.v"),
      [("p4", {"NPIPE": 4, "DEPTH": 16, "SLACK": 6}, {})]),
     ("md5acc_match_writer", "md5acc_match_writer", rtl("md5acc_match_writer.v"),
      [("w%d" % w, {"DATA_W": w}, {}) for w in (128, 256, 512)]),
