@@ -2,10 +2,9 @@
 // one INCR burst; the caller keeps commands within 4 KiB pages and at most
 // 256 beats (the engine does not split). W beats are taken in order from
 // the data stream with their byte strobes, WLAST is generated from the
-// command lengths. Commands enter and the W channel leaves through skid
-// buffers (register slices at full rate with a registered ready): the
-// sources' paths into the engine end at flip-flops, and so does WREADY's.
-// A command's AW goes out a clock after it is taken.
+// command lengths. The W channel leaves through a skid buffer (a register
+// slice at full rate with a registered ready): the data's path from the
+// sources' FIFOs ends at a flip-flop, and so does WREADY's.
 // B responses are counted: every OKAY burst reports its beats on ack_*,
 // a non-OKAY one sets err and latches its address in err_addr (the first).
 // idle is high when no command is queued and every burst has its response.
@@ -63,21 +62,10 @@ module axi_wr_engine #(
     wire [7:0] wq_len;
     wire [ADDR_W+7:0] bq_head;
 
-    // commands: a skid buffer, so a source's command valid and ready meet
-    // registers, not the queues' counts (the four-pipeline route's critical
-    // path: a hit lane's valid -> the match writer's command -> the B
-    // queue's count, 13.11 ns, 11.15 ns of it routing)
-    wire              c_valid, c_ready;
-    wire [ADDR_W-1:0] c_addr;
-    wire [7:0]        c_len;
-    skid_buffer #(.WIDTH(ADDR_W + 8)) u_cmd (
-        .clk(clk), .rst(rst), .clr(1'b0),
-        .in_valid(cmd_valid), .in_ready(cmd_ready), .in_data({cmd_len, cmd_addr}),
-        .out_valid(c_valid), .out_ready(c_ready), .out_data({c_len, c_addr}));
-    assign m_axi_awvalid = c_valid && wq_ready && bq_ready;
-    assign c_ready = m_axi_awready && wq_ready && bq_ready;
-    assign m_axi_awaddr = c_addr;
-    assign m_axi_awlen = c_len;
+    assign m_axi_awvalid = cmd_valid && wq_ready && bq_ready;
+    assign cmd_ready = m_axi_awready && wq_ready && bq_ready;
+    assign m_axi_awaddr = cmd_addr;
+    assign m_axi_awlen = cmd_len;
     assign m_axi_awsize = LSB[2:0];
     assign m_axi_awburst = 2'b01;
     assign m_axi_awlock = 1'b0;
@@ -92,13 +80,13 @@ module axi_wr_engine #(
     wire wq_load;
     sync_fifo #(.WIDTH(8), .DEPTH(QW), .BRAM(0)) u_wq (
         .clk(clk), .rst(rst), .clr(1'b0),
-        .in_valid(aw_fire), .in_ready(wq_ready), .in_data(c_len),
+        .in_valid(aw_fire), .in_ready(wq_ready), .in_data(cmd_len),
         .out_valid(wq_valid), .out_ready(wq_load), .out_data(wq_len),
         .count());
     // bursts waiting for their B response
     sync_fifo #(.WIDTH(ADDR_W + 8), .DEPTH(QW), .BRAM(0)) u_bq (
         .clk(clk), .rst(rst), .clr(1'b0),
-        .in_valid(aw_fire), .in_ready(bq_ready), .in_data({c_len, c_addr}),
+        .in_valid(aw_fire), .in_ready(bq_ready), .in_data({cmd_len, cmd_addr}),
         .out_valid(bq_valid), .out_ready(m_axi_bvalid), .out_data(bq_head),
         .count());
 
@@ -168,7 +156,7 @@ module axi_wr_engine #(
         end
     end
 
-    assign idle = !cmd_valid && !c_valid && !bq_valid;
+    assign idle = !cmd_valid && !bq_valid;
 
     wire unused = &{1'b0, m_axi_bid};
 endmodule

@@ -6,9 +6,7 @@
 // ahead of it, it waits instead (and the hit FIFO, then the candidate
 // generator, wait behind it), so any number of hits is delivered and none
 // is lost. One write burst per record: two beats at DATA_W = 128, one at
-// 256, half a strobed beat at 512. The next record's command goes in the
-// clock its predecessor's last beat is taken (the record register frees as
-// the beat leaves), so the write engine's queues never wait on this side.
+// 256, half a strobed beat at 512.
 `default_nettype none
 module md5acc_match_writer #(
     parameter integer ADDR_W = 32,
@@ -60,9 +58,8 @@ module md5acc_match_writer #(
     // route's critical path was MATCH_ACK -> issued - host_ack >= cap):
     // ahead_r = issued - host_ack, then full_r = ahead_r >= cap. ahead_r
     // lags a record issued on the last clock; while that record is in a
-    // data state one free slot counts as none, so full_r is up to date
-    // whenever the writer can issue again (two clocks or more after an
-    // issue, from state 0 or at a record's last beat). MATCH_ACK
+    // data state (no record is issued then) one free slot counts as none,
+    // so full_r is up to date whenever the writer can issue again. MATCH_ACK
     // only grows during a job, so a late ahead_r is never too optimistic.
     reg  [31:0]       ahead_r;    // records written and not yet acknowledged
     reg               full_r;
@@ -76,13 +73,7 @@ module md5acc_match_writer #(
         end
     end
     assign full = full_r;
-    // the record register frees as its last beat is taken; not on the clock
-    // after an issue, so issues stay two clocks apart and full_r's one-slot
-    // term covers the one ahead_r has not seen yet
-    reg  iss_d1;
-    always @(posedge clk) iss_d1 <= !(rst || start) && in_ready;
-    wire last_beat = state == RB[1:0] && wdata_ready && !iss_d1;
-    assign wcmd_valid = (state == 2'd0 || last_beat) && in_valid && !full;
+    assign wcmd_valid = state == 2'd0 && in_valid && !full;
     assign in_ready = wcmd_valid && wcmd_ready;
     assign wcmd_len = RB[7:0] - 8'd1;
     assign wdata_valid = state != 2'd0;
@@ -115,25 +106,23 @@ module md5acc_match_writer #(
             cap_is1 <= cap == 32'd1;
             at_last <= cap == 32'd1;
         end else begin
-            if (in_ready) begin
-                state <= 2'd1;
-                issued <= issued + 32'd1;
-                if (at_last) begin
-                    roff <= 32'd0;
-                    waddr <= dst;
-                    at_last <= cap_is1;
-                end else begin
-                    roff <= roff + 32'd1;
-                    waddr <= waddr + 32;
-                    at_last <= roff == cap_m2;
+            case (state)
+                2'd0: if (in_ready) begin
+                    state <= 2'd1;
+                    issued <= issued + 32'd1;
+                    if (at_last) begin
+                        roff <= 32'd0;
+                        waddr <= dst;
+                        at_last <= cap_is1;
+                    end else begin
+                        roff <= roff + 32'd1;
+                        waddr <= waddr + 32;
+                        at_last <= roff == cap_m2;
+                    end
                 end
-            end else begin
-                case (state)
-                    2'd1: if (wdata_ready) state <= (RB == 2) ? 2'd2 : 2'd0;
-                    2'd2: if (wdata_ready) state <= 2'd0;
-                    default: ;
-                endcase
-            end
+                2'd1: if (wdata_ready) state <= (RB == 2) ? 2'd2 : 2'd0;
+                default: if (wdata_ready) state <= 2'd0;
+            endcase
         end
     end
     always @(posedge clk) begin

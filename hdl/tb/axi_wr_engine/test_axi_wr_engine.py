@@ -130,7 +130,7 @@ async def reset_mid_burst(dut):
 
 @cocotb.test()
 async def full_rate_and_registered_ready(dut):
-    """One 16-beat burst, WREADY by hand: high 9 clocks, low 4, then high."""
+    """One 16-beat burst, WREADY by hand: high 8 clocks, low 4, then high."""
     dut.cmd_valid.value = dut.data_valid.value = dut.clr_err.value = 0
     dut.m_axi_awready.value = 1
     dut.m_axi_wready.value = 1
@@ -143,7 +143,7 @@ async def full_rate_and_registered_ready(dut):
     dut.data_valid.value, dut.strb.value = 1, (1 << BYTES) - 1
     taken, sent, ready = 0, [], []       # per clock: data_ready; beats sent (clock, data, last)
     for clk in range(40):
-        wready = 0 if 9 <= clk < 13 else 1
+        wready = 0 if 8 <= clk < 12 else 1
         dut.m_axi_wready.value = wready
         dut.data_valid.value = int(taken < 16)
         dut.data.value = taken
@@ -156,13 +156,12 @@ async def full_rate_and_registered_ready(dut):
     assert [d for _, d, _ in sent] == list(range(16)), sent
     assert [l for _, _, l in sent] == [0] * 15 + [1]
     clocks = [c for c, _, _ in sent]
-    # the command waits a clock in the command skid buffer (its AW goes at
-    # clock 1); beats taken from clock 2, sent from clock 3
-    assert ready[:10] == [0, 0] + [1] * 8 and clocks[:6] == list(range(3, 9)), \
+    # taken from clock 1 (the burst's AW went at clock 0), sent from clock 2
+    assert ready[:9] == [0] + [1] * 8 and clocks[:6] == list(range(2, 8)), \
         "a beat per clock while WREADY is high"
-    # WREADY falls at clock 9: the output register holds a beat, the skid
+    # WREADY falls at clock 8: the output register holds a beat, the skid
     # register takes one more, then ready falls
-    assert ready[9] == 1 and ready[10:14] == [0, 0, 0, 0], ready
-    # WREADY rises at clock 13: ready follows one clock later, not combinationally
-    assert ready[14] == 1, ready
-    assert clocks[6:] == list(range(13, 23)), "full rate again once WREADY is back"
+    assert ready[8] == 1 and ready[9:13] == [0, 0, 0, 0], ready
+    # WREADY rises at clock 12: ready follows one clock later, not combinationally
+    assert ready[13] == 1, ready
+    assert clocks[6:] == list(range(12, 22)), "full rate again once WREADY is back"
