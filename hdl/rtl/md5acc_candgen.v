@@ -88,9 +88,21 @@ module md5acc_candgen #(
     // HASH_LANES; the beat's last group starts at last_pos (set at START).
     reg  [FP_W-1:0] last_pos;
     // `remaining` against a lane count: its low bits, once its high bits are
-    // zero (an OR tree, not a 65-bit comparison in the issue path)
-    wire rem_small = remaining[64:RS_W] == {(65-RS_W){1'b0}};
+    // zero. That zero test is a register (the one-pipeline route's critical
+    // path was remaining's high bits -> the OR tree -> last group -> the read
+    // FIFO's pop, 10.47 ns): set at START from the job, then taken from
+    // `remaining` every clock, so on the clock after an issue it still
+    // describes the remaining before it. That is exact where it matters:
+    // the high bits reach zero on an issue that leaves at least
+    // 2^RS_W - NPIPE >= NPIPE + 2 values or messages, where the stale and
+    // the fresh flag give the same mask and no last group, and they never
+    // leave zero again.
+    reg rem_small;
     wire [RS_W-1:0] rem_lo = remaining[RS_W-1:0];
+    // at START: the count's high bits, and no carry out of the low ones
+    // when the search adds the first group's skipped lanes
+    wire [RS_W:0] start_lo = {1'b0, count[RS_W-1:0]} + (op ? first_value[RS_W-1:0] & LANE_MASK[RS_W-1:0] : {RS_W{1'b0}});
+    wire start_small = count[63:RS_W] == {(64-RS_W){1'b0}} && !start_lo[RS_W];
     wire rem_le_npipe = rem_small && rem_lo <= NPIPE;               // search: the last group
     wire last_group = rem_small && rem_lo <= HASH_LANES;            // hash: the job's last messages
     wire [CW-1:0] hcnt = last_group ? rem_lo[CW-1:0] : HASH_LANES[CW-1:0];
@@ -135,6 +147,8 @@ module md5acc_candgen #(
             end
         end
     end
+
+    always @(posedge clk) rem_small <= start ? start_small : remaining[64:RS_W] == {(65-RS_W){1'b0}};
 
     always @(posedge clk) begin
         if (start) begin

@@ -46,6 +46,14 @@ module md5acc_match_writer #(
     reg  [ADDR_W-1:0] waddr;      // dst + 32 * (issued mod cap)
     reg  [31:0]       roff;       // issued mod cap
     reg  [31:0]       cap_m1;     // cap - 1: the ring's last record
+    reg  [31:0]       cap_m2;     // cap - 2: the record before it
+    reg               cap_is1;
+    // the next record is the ring's last, a register: the wrap decision (the
+    // write address's enable and the choice dst / waddr + 32) starts at a
+    // flip-flop, and the 32-bit compare behind it only feeds this register
+    // (the one-pipeline route's critical path was roff == cap_m1 -> the
+    // address register's enable, 9.70 ns)
+    reg               at_last;
     // `full` in two registered steps, one carry chain each (the one-pipeline
     // route's critical path was MATCH_ACK -> issued - host_ack >= cap):
     // ahead_r = issued - host_ack, then full_r = ahead_r >= cap. ahead_r
@@ -94,17 +102,22 @@ module md5acc_match_writer #(
             roff <= 32'd0;
             waddr <= dst;
             cap_m1 <= cap - 32'd1;
+            cap_m2 <= cap - 32'd2;
+            cap_is1 <= cap == 32'd1;
+            at_last <= cap == 32'd1;
         end else begin
             case (state)
                 2'd0: if (in_ready) begin
                     state <= 2'd1;
                     issued <= issued + 32'd1;
-                    if (roff == cap_m1) begin
+                    if (at_last) begin
                         roff <= 32'd0;
                         waddr <= dst;
+                        at_last <= cap_is1;
                     end else begin
                         roff <= roff + 32'd1;
                         waddr <= waddr + 32;
+                        at_last <= roff == cap_m2;
                     end
                 end
                 2'd1: if (wdata_ready) state <= (RB == 2) ? 2'd2 : 2'd0;

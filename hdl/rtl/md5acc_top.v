@@ -245,6 +245,21 @@ module md5acc_top #(
     reg drained;
     always @(posedge clk) drained <= !(rst || launch) && gen_done && !gen_valid && inflight == 8'd0;
 
+    // the messages a group hands the pipelines (hash) and the values a group
+    // brings out of them (search), counted a clock later: the popcounts start
+    // at the generator's and the taps' registers and end at registers, the
+    // 64-bit adds start there (the four-pipeline route's critical path was the
+    // group mask -> its popcount -> issued's carry chain); the counts settle
+    // before `drained` can rise, so completion sees them final
+    reg          issue_new, out_new;
+    reg [CW-1:0] issue_n, out_n;
+    always @(posedge clk) begin
+        issue_new <= !(rst || launch) && state == S_RUN && gen_valid && !job_op;
+        out_new   <= !(rst || launch) && state == S_RUN && pipe_valid && job_op;
+        issue_n   <= popcount(gen_mask);
+        out_n     <= popcount(pipe_mask);
+    end
+
     // ------------------------------------------------------------------
     // hash path output
     wire hs_idle, hs_cmd_valid, hs_data_valid;
@@ -398,11 +413,9 @@ module md5acc_top #(
             if (state == S_RUN) begin
                 cycles <= cycles + 64'd1;
                 if (abort_req) abort_lat <= 1'b1;
-                if (gen_valid && !job_op) issued <= issued + {{(64-CW){1'b0}}, popcount(gen_mask)};
-                if (pipe_valid && job_op) begin
-                    values_done <= values_done + {{(64-CW){1'b0}}, popcount(pipe_mask)};
-                    out_base <= out_base + NPIPE;
-                end
+                if (issue_new) issued <= issued + {{(64-CW){1'b0}}, issue_n};
+                if (out_new) values_done <= values_done + {{(64-CW){1'b0}}, out_n};
+                if (pipe_valid && job_op) out_base <= out_base + NPIPE;
                 if (ack_valid && job_op) match_count <= match_count + 32'd1;
                 if (h_acked_new) values_done <= (h_acked < issued) ? h_acked : issued;
                 if (finished) begin

@@ -4,6 +4,11 @@
 // BRAM = 1: the storage is read through a register (block RAM: M10K on
 // Cyclone V, EBR on ECP5) into an output register, so a word written to an
 // empty FIFO shows at the output two clocks later (data FIFOs).
+// BRAM = 2: as 1, and the read register's word passes through one more
+// register, a plain flip-flop the placer puts beside the block RAM, so the
+// RAM's slow clock-to-out (5.6-5.8 ns on the ECP5 proxy, whose block RAM
+// output register Yosys does not use) ends there, not at the consumer's
+// logic across the chip; a word shows three clocks after it was written.
 // BRAM = 0: the storage is read combinationally (registers or LUT RAM), a
 // word shows the clock after it was written (small control FIFOs).
 // count is a register of its own (no pointer arithmetic behind it), so the
@@ -30,7 +35,7 @@ module sync_fifo #(
     reg [WIDTH-1:0] mem [0:DEPTH-1];
     reg [AW:0] wr_ptr;
     reg [AW:0] rd_ptr;
-    reg [AW:0] cnt;                                  // words in the FIFO (storage and output register)
+    reg [AW:0] cnt;                                  // words in the FIFO (storage and output registers)
     wire stored = wr_ptr != rd_ptr;                  // a word in the storage
     wire push = in_valid && in_ready;
     wire pop;                                        // a word leaves the storage
@@ -56,7 +61,29 @@ module sync_fifo #(
     assign count = cnt;
 
     generate
-        if (BRAM) begin : g_bram
+        if (BRAM == 2) begin : g_bram2
+            reg             q_valid, q2_valid;
+            reg [WIDTH-1:0] q, q2;
+            wire move = q_valid && (!q2_valid || out_ready);   // the read register's word moves on
+            assign pop = stored && (!q_valid || move);
+            always @(posedge clk) begin
+                if (pop) q <= mem[rd_ptr[AW-1:0]];
+                if (move) q2 <= q;
+            end
+            always @(posedge clk) begin
+                if (rst || clr) begin
+                    q_valid <= 1'b0;
+                    q2_valid <= 1'b0;
+                end else begin
+                    if (pop) q_valid <= 1'b1;
+                    else if (move) q_valid <= 1'b0;
+                    if (move) q2_valid <= 1'b1;
+                    else if (out_ready) q2_valid <= 1'b0;
+                end
+            end
+            assign out_valid = q2_valid;
+            assign out_data = q2;
+        end else if (BRAM) begin : g_bram
             reg             q_valid;
             reg [WIDTH-1:0] q;
             assign pop = stored && (!q_valid || out_ready);

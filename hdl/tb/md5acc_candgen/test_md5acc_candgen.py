@@ -74,6 +74,10 @@ async def search_every_value_once(dut):
     rng = random.Random(N)
     cases = [(4, 0, 1000), (5, 0x12345601, 37), (1, 200, 56), (8, 0xFFFFFFFFFFFFFFF0 - 5, 21), (3, 7, 1),
              (6, (1 << 40) - 3, 100), (2, 0, 0), (7, 0x0123456789ABCD, 64)]
+    # the count's low bits plus the skipped lanes carry into the bits the
+    # generator's `remaining` zero test covers (2^(bit_length(N) + 1))
+    top = 1 << (N.bit_length() + 1)
+    cases += [(4, N - 1, top - 1), (4, 1, top - 1), (4, N - 1, top - N + 1)]
     for width, first, count in cases:
         g.got.clear()
         await job(dut, 1, width, first, count, seed=rng.getrandbits(16))

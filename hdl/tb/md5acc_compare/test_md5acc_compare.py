@@ -15,7 +15,7 @@ from benchlib import digest_int, start
 P = ast.literal_eval(os.environ["BENCH_PARAMS"])
 N = P["NPIPE"]
 IDX = 14
-LATENCY = 3
+LATENCY = 4
 
 
 def filter_bits(targets):

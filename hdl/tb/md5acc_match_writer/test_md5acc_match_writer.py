@@ -2,7 +2,7 @@
 ready at random, and a slow host consumes the ring and acknowledges late:
 every record lands at dst + 32 * (i % cap) in the record layout, none is
 written while the ring is full (the writer waits, `full` says so), and a new
-job starts an empty ring."""
+job starts an empty ring; a ring of 12 records and a ring of one."""
 import ast
 import os
 import random
@@ -14,11 +14,20 @@ from benchlib import start
 from wrsink import WriteSink
 
 P = ast.literal_eval(os.environ["BENCH_PARAMS"])
-DST, CAP = 0x10000, 12
+DST = 0x10000
 
 
 @cocotb.test()
 async def ring_with_a_slow_host(dut):
+    await ring(dut, 12)
+
+
+@cocotb.test()
+async def ring_of_one(dut):
+    await ring(dut, 1)
+
+
+async def ring(dut, CAP):
     for s in ("start", "in_valid", "in_value", "in_digest", "host_ack", "wcmd_ready", "wdata_ready"):
         getattr(dut, s).value = 0
     dut.dst.value, dut.cap.value = DST, CAP

@@ -1,6 +1,8 @@
-"""sync_fifo (block-RAM and combinational forms): random pushes and pops
-against a Python queue (order, count, in_ready, never more than DEPTH words),
-a clear in the middle, and reset in the middle."""
+"""sync_fifo (block-RAM forms with one and two read registers, and the
+combinational form): random pushes and pops against a Python queue (order,
+count, in_ready, never more than DEPTH words), a clear in the middle, and
+reset in the middle; a written word's latency to the output (BRAM + 1
+clocks) and a word per clock at full rate."""
 import ast
 import os
 import random
@@ -14,12 +16,16 @@ from benchlib import start
 P = ast.literal_eval(os.environ["BENCH_PARAMS"])
 
 
-@cocotb.test()
-async def random_traffic(dut):
+async def idle_start(dut, out_ready):
     dut.in_valid.value = 0
-    dut.out_ready.value = 0
+    dut.out_ready.value = out_ready
     dut.clr.value = 0
     await start(dut)
+
+
+@cocotb.test()
+async def random_traffic(dut):
+    await idle_start(dut, 0)
     rng = random.Random(P["BRAM"])
     model = deque()
     n_in = n_out = 0
@@ -66,3 +72,38 @@ async def random_traffic(dut):
     dut.rst.value = 0
     await ReadOnly()
     assert int(dut.count.value) == 0 and not dut.out_valid.value
+
+
+@cocotb.test()
+async def latency_and_full_rate(dut):
+    await idle_start(dut, 1)
+    # one word into the empty FIFO: out_valid BRAM + 1 clocks after the push
+    await FallingEdge(dut.clk)
+    dut.in_valid.value = 1
+    dut.in_data.value = 0x1234
+    await RisingEdge(dut.clk)
+    await FallingEdge(dut.clk)
+    dut.in_valid.value = 0
+    clocks = 1
+    await ReadOnly()
+    while not dut.out_valid.value:
+        await RisingEdge(dut.clk)
+        clocks += 1
+        await ReadOnly()
+        assert clocks <= 4
+    assert clocks == P["BRAM"] + 1, "latency %d clocks" % clocks
+    assert int(dut.out_data.value) == 0x1234
+    await RisingEdge(dut.clk)
+    # a stream pushed and popped every clock: a word out every clock
+    n = 40
+    out = []
+    for cyc in range(n + 4):
+        await FallingEdge(dut.clk)
+        dut.in_valid.value = int(cyc < n)
+        dut.in_data.value = cyc
+        await ReadOnly()
+        if cyc < n:
+            assert dut.in_ready.value
+        if dut.out_valid.value:
+            out.append(int(dut.out_data.value))
+    assert out == list(range(n)), out
