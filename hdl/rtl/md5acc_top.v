@@ -247,10 +247,11 @@ module md5acc_top #(
 
     // the messages a group hands the pipelines (hash) and the values a group
     // brings out of them (search), counted a clock later: the popcounts start
-    // at the generator's and the taps' registers and end at registers, the
-    // 64-bit adds start there (the four-pipeline route's critical path was the
-    // group mask -> its popcount -> issued's carry chain); the counts settle
-    // before `drained` can rise, so completion sees them final
+    // at the generator's output register and the pipelines' tag register and
+    // end at registers, where the 64-bit adds start (the four-pipeline
+    // route's critical path was the group mask -> its popcount -> issued's
+    // carry chain); the counts settle before `drained` can rise, so
+    // completion sees them final
     reg          issue_new, out_new;
     reg [CW-1:0] issue_n, out_n;
     always @(posedge clk) begin
