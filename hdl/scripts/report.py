@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The accelerator's figures, from the Yosys Cyclone V estimates
 (build/synth-cv-pN-wW.log) and the proxy place-and-route reports
-(build/pnr-pN-wW.json, nextpnr-ecp5). Configurations are NPIPE-DATA_W.
+(build/pnr-PART-pN-wW.json, nextpnr). Configurations are NPIPE-DATA_W; a
+route is CONFIG:PART, PART one of PARTS.
 
     report.py --check-fit 8-256          exit 1 unless it fits FIT_GOAL of the part
     report.py --synth-table 1-256 8-256  build/synth-report.md
-    report.py --check-timing 1-256       exit 1 unless Fmax >= the design clock
-    report.py --report 1-256 8-256 [--readme README.md]
+    report.py --check-timing 1-256:ecp5  exit 1 unless Fmax >= the design clock
+    report.py --report 1-256 8-256 --routes 1-256:ecp5 8-256:gw5a [--readme README.md]
                                          build/report.json, build/report.md, and the
                                          README's tables between its report markers
 
@@ -30,7 +31,14 @@ DEVICE = "5CSEBA6U23I7"
 DEVICE_ALMS = 41910
 DEVICE_M10K = 553
 FIT_GOAL = 0.85
-TIMING_PART = "LFE5U-85F-6 CABGA756 (proxy: nextpnr-ecp5, not Cyclone V)"
+# The proxy parts of the place-and-route (README, "Timing"): neither is a
+# Cyclone V; `util` names the nextpnr report's resources worth printing.
+PARTS = {
+    "ecp5": {"part": "LFE5U-85F-6 CABGA756 (proxy: nextpnr-ecp5, not Cyclone V)",
+             "short": "LFE5U-85F-6 (proxy)", "util": ("TRELLIS_COMB", "TRELLIS_FF", "DP16KD")},
+    "gw5a": {"part": "GW5AST-LV138FPG676AC1/I0 (proxy: nextpnr-himbaechel gowin, not Cyclone V)",
+             "short": "GW5AST-138 C1/I0 (proxy)", "util": ("LUT4", "ALU", "DFF", "BSRAM")},
+}
 # The board's power for the modelled transformations per joule: the thesis's
 # ARM-FPGA node (seed 000, section 9.1.3) hashed 2^28 values at a TpW of
 # 1306.98 in 32,317 s, i.e. 2^28 / 1306.98 J / 32,317 s = 6.36 W on average.
@@ -81,19 +89,27 @@ def synth_figures(build, cfg):
             "registers": ff, "m10k": m10k, "luts": lut6 + small, "arith_cells": arith, "mlab_cells": mlab}
 
 
-def timing_figures(build, cfg):
+def split_route(route):
+    cfg, _, part = route.partition(":")
+    if part not in PARTS:
+        raise SystemExit("%s: a route is CONFIG:PART, PART one of %s" % (route, ", ".join(PARTS)))
+    return cfg, part
+
+
+def timing_figures(build, route):
+    cfg, part = split_route(route)
     n, w = split(cfg)
-    path = os.path.join(build, "pnr-p%d-w%d.json" % (n, w))
+    path = os.path.join(build, "pnr-%s-p%d-w%d.json" % (part, n, w))
     rep = json.load(open(path))
     clocks = {k: v for k, v in rep.get("fmax", {}).items() if "clk" in k}
     if not clocks:
         raise SystemExit("%s: no clock in the nextpnr report" % path)
     fmax = min(v["achieved"] for v in clocks.values())
     util = rep.get("utilization", {})
-    used = {k: util[k]["used"] for k in ("TRELLIS_COMB", "TRELLIS_FF", "DP16KD") if k in util}
+    used = {k: util[k]["used"] for k in PARTS[part]["util"] if k in util}
     avail = {k: util[k]["available"] for k in used}
-    return {"fmax_mhz": round(fmax, 2), "timing_part": TIMING_PART,
-            "ecp5_used": used, "ecp5_available": avail}
+    return {"fmax_mhz": round(fmax, 2), "timing_part": PARTS[part]["part"], "timing_part_key": part,
+            "route_used": used, "route_available": avail}
 
 
 def rates(row, clock_mhz):
@@ -128,7 +144,7 @@ def md_table(rows):
                                                   "hash_tpj_modelled"):
                 v = "not routed" if h == "fmax_mhz" else "-"
             elif h == "timing_part":
-                v = "LFE5U-85F-6 (proxy)"
+                v = PARTS[r["timing_part_key"]]["short"]
             elif h == "alm_fraction":
                 v = "%.1f%%" % (100 * v)
             elif h in ("search_values_per_s", "hash_values_per_s", "search_tpj_modelled", "hash_tpj_modelled"):
@@ -149,7 +165,9 @@ def report_md(rows, d):
         "search_values_per_s = pipelines x Fmax; hash_values_per_s = min(hash lanes x Fmax, "
         "HPS DDR3 3.2 GB/s peak / 20 bytes per value); *_tpj_modelled = those rates / %.2f W, "
         "the board power of %s." % (DEVICE, "{:,}".format(DEVICE_ALMS), DEVICE_M10K, int(100 * FIT_GOAL),
-                                    TIMING_PART, d["clock_mhz"], BOARD_W, BOARD_W_SOURCE),
+                                    "; ".join(PARTS[p]["part"] for p in PARTS
+                                              if any(r.get("timing_part_key") == p for r in rows))
+                                    or "none routed", d["clock_mhz"], BOARD_W, BOARD_W_SOURCE),
         "", md_table(rows), ""])
 
 
@@ -172,8 +190,8 @@ def main():
     ap.add_argument("--synth-table", nargs="+")
     ap.add_argument("--report", nargs="+")
     ap.add_argument("--readme")
-    ap.add_argument("--routes", nargs="*", help="with --report: the configurations whose route to read "
-                    "(default: all); the others are reported as not routed")
+    ap.add_argument("--routes", nargs="*", default=[], help="with --report: the routes to read, "
+                    "CONFIG:PART (one per configuration); the other configurations are reported as not routed")
     a = ap.parse_args()
     d = design()
     if a.check_fit:
@@ -188,11 +206,11 @@ def main():
         return 0 if ok else 1
     if a.check_timing:
         t = timing_figures(a.build, a.check_timing)
-        n, w = split(a.check_timing)
+        n, w = split(split_route(a.check_timing)[0])
         ok = t["fmax_mhz"] >= d["clock_mhz"]
         print("timing: %d pipelines, %d-bit bus: Fmax %.2f MHz on %s, design clock %d MHz: %s; used %s"
-              % (n, w, t["fmax_mhz"], TIMING_PART, d["clock_mhz"], "met" if ok else "NOT MET",
-                 ", ".join("%s %d/%d" % (k, v, t["ecp5_available"][k]) for k, v in t["ecp5_used"].items())))
+              % (n, w, t["fmax_mhz"], t["timing_part"], d["clock_mhz"], "met" if ok else "NOT MET",
+                 ", ".join("%s %d/%d" % (k, v, t["route_available"][k]) for k, v in t["route_used"].items())))
         return 0 if ok else 1
     if a.synth_table:
         rows = [synth_figures(a.build, c) for c in a.synth_table]
@@ -207,10 +225,16 @@ def main():
         return 0
     if a.report:
         rows = []
+        routes = {}
+        for route in a.routes:
+            cfg, _ = split_route(route)
+            if cfg in routes:
+                raise SystemExit("--routes: two routes of %s (one per configuration)" % cfg)
+            routes[cfg] = route
         for c in a.report:
             r = synth_figures(a.build, c)
-            if a.routes is None or c in a.routes:
-                r.update(timing_figures(a.build, c))
+            if c in routes:
+                r.update(timing_figures(a.build, routes[c]))
             else:   # its route was not run (make report REPORT_ROUTES=...): said so in every output
                 r.update({"fmax_mhz": None, "timing_part": "not routed"})
             r.update(rates(r, d["clock_mhz"]))

@@ -1,5 +1,5 @@
 // pnr_harness: md5acc_top for a place-and-route of its own on a proxy FPGA
-// (nextpnr-ecp5). The accelerator's AXI port bits stand for on-chip
+// (nextpnr-ecp5 or nextpnr-himbaechel gowin). The accelerator's AXI port bits stand for on-chip
 // connections to the HPS bridges, not package pins: here every input comes
 // from a shift register fed by one pin and every output is captured into a
 // shift register read out through one pin, so nothing is optimized away,
