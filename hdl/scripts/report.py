@@ -89,10 +89,15 @@ def synth_figures(build, cfg):
             "registers": ff, "m10k": m10k, "luts": lut6 + small, "arith_cells": arith, "mlab_cells": mlab}
 
 
+def usage_error(msg):
+    print("report.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def split_route(route):
     cfg, _, part = route.partition(":")
     if part not in PARTS:
-        raise SystemExit("%s: a route is CONFIG:PART, PART one of %s" % (route, ", ".join(PARTS)))
+        usage_error("%s: a route is CONFIG:PART, PART one of %s" % (route, ", ".join(PARTS)))
     return cfg, part
 
 
@@ -208,7 +213,7 @@ def main():
         t = timing_figures(a.build, a.check_timing)
         n, w = split(split_route(a.check_timing)[0])
         ok = t["fmax_mhz"] >= d["clock_mhz"]
-        print("timing: %d pipelines, %d-bit bus: Fmax %.2f MHz on %s, design clock %d MHz: %s; used %s"
+        print("timing: %d pipeline(s), %d-bit bus: Fmax %.2f MHz on %s, design clock %d MHz: %s; used %s"
               % (n, w, t["fmax_mhz"], t["timing_part"], d["clock_mhz"], "met" if ok else "NOT MET",
                  ", ".join("%s %d/%d" % (k, v, t["route_available"][k]) for k, v in t["route_used"].items())))
         return 0 if ok else 1
@@ -229,7 +234,7 @@ def main():
         for route in a.routes:
             cfg, _ = split_route(route)
             if cfg in routes:
-                raise SystemExit("--routes: two routes of %s (one per configuration)" % cfg)
+                usage_error("--routes: two routes of %s (one per configuration)" % cfg)
             routes[cfg] = route
         for c in a.report:
             r = synth_figures(a.build, c)
