@@ -25,6 +25,8 @@ final class ProgressReporter implements AutoCloseable {
     private final String node;
     private final long submitMs;
     private final Consumer<JobProgress> publish;
+    /** Set by {@link #finish}: the job's last word is written, a late periodic write must not replace it. */
+    private boolean finished;
 
     ProgressReporter(Job job, RunConfig config, String node, long submitMs, Consumer<JobProgress> publish, PrintStream err) {
         this.job = job;
@@ -42,7 +44,7 @@ final class ProgressReporter implements AutoCloseable {
                     if (job.getJobID() == null) {
                         continue; // not submitted yet: no job to report on
                     }
-                    publish.accept(progressOf(job, config, node, submitMs));
+                    publishWhileRunning(progressOf(job, config, node, submitMs));
                     String now = String.format("map %3.0f%% reduce %3.0f%%", 100 * job.mapProgress(), 100 * job.reduceProgress());
                     long t = System.currentTimeMillis();
                     if (tty) {
@@ -110,10 +112,26 @@ final class ProgressReporter implements AutoCloseable {
         return n;
     }
 
-    /** The job's last word for the dashboards, once it ended: succeeded or failed, with its final count. */
+    /**
+     * A periodic progress, dropped once the job has ended: the thread may have read a running
+     * job's status just before {@link #finish} wrote the final state.
+     */
+    synchronized void publishWhileRunning(JobProgress p) {
+        if (!finished) {
+            publish.accept(p);
+        }
+    }
+
+    /** The job's last word for the dashboards, once it ended: succeeded or failed, with its final count. Only the first call counts. */
     void finish(boolean succeeded) {
-        publish.accept(progressOf(job, config, node, submitMs).withState(succeeded ? JobProgress.SUCCEEDED : JobProgress.FAILED,
-            System.currentTimeMillis()));
+        JobProgress last = progressOf(job, config, node, submitMs).withState(succeeded ? JobProgress.SUCCEEDED : JobProgress.FAILED,
+            System.currentTimeMillis());
+        synchronized (this) {
+            if (!finished) {
+                finished = true;
+                publish.accept(last);
+            }
+        }
     }
 
     /**
