@@ -1,8 +1,6 @@
 package io.fpgamr.md5;
 
-import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.energy.JobProgress;
-import io.fpgamr.energy.Mappers;
 import io.fpgamr.energy.ProgressSpool;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -146,7 +144,7 @@ final class ProgressReporter implements AutoCloseable {
         ProgressSpool spool = new ProgressSpool(spoolDir);
         return p -> {
             try {
-                AtomicFiles.write(spool.fileOf(p.job(), p.writer()), Mappers.JSON.writeValueAsBytes(p));
+                spool.write(p);
             } catch (IOException e) {
                 // the job's figures do not depend on it
             }
