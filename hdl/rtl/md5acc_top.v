@@ -340,12 +340,17 @@ module md5acc_top #(
         else if (ack_valid && !job_op) h_acked <= h_acked + ({55'd0, ack_beats} << $clog2(DPB));
         h_acked_new <= !rst && ack_valid && !job_op;
     end
-    // search: records written and not yet consumed by the host; the MATCH
-    // condition is registered (an interrupt one clock later)
-    wire [31:0] match_thresh = (job_cap > 32'd1) ? {1'b0, job_cap[31:1]} : 32'd1;
+    // search: records written and not yet consumed by the host, compared
+    // with half the ring, in two registered steps (an interrupt two clocks
+    // later; one carry chain each: the one-pipeline GW5AST-138 route's
+    // critical path was the subtraction and the compare in one clock)
+    reg [31:0] match_pending, match_thresh;
     reg match_irq;
-    always @(posedge clk)
-        match_irq <= !rst && state == S_RUN && job_op && (match_count - match_ack) >= match_thresh;
+    always @(posedge clk) begin
+        match_pending <= (rst || launch) ? 32'd0 : match_count - match_ack;
+        match_thresh  <= (job_cap > 32'd1) ? {1'b0, job_cap[31:1]} : 32'd1;
+        match_irq <= !rst && state == S_RUN && job_op && match_pending >= match_thresh;
+    end
 
     // ------------------------------------------------------------------
     // completion, registered: every part idle and every count settled
