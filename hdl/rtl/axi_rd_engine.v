@@ -78,9 +78,17 @@ module axi_rd_engine #(
         .addr(cur_addr), .left(remaining), .len(blen), .len_ok(blen_ok));
     wire [15:0] blen16 = {{(16-LEN_W){1'b0}}, blen};
 
+    // the FIFO's room for the burst, compared a clock ahead: true when the
+    // last clock saw room for an up-to-date length and issued nothing (then
+    // the length is the same and `free` only grew), so a burst goes out at
+    // most every third clock (the four-pipeline ECP5 route's critical path
+    // was the length -> the 16-bit compare with `free` -> ARVALID -> `free`)
+    reg fits;
+    always @(posedge clk)
+        fits <= !(rst || start) && blen_ok && !ar_fire && {{(16-FC_W){1'b0}}, free} >= blen16;
+
     wire addr_fifo_ready;
-    assign m_axi_arvalid = !stopped && blen_ok && blen != {LEN_W{1'b0}} && {{(16-FC_W){1'b0}}, free} >= blen16 &&
-                           addr_fifo_ready;
+    assign m_axi_arvalid = !stopped && blen_ok && blen != {LEN_W{1'b0}} && fits && addr_fifo_ready;
     assign m_axi_araddr = cur_addr;
     assign m_axi_arlen = blen16[7:0] - 8'd1;
     assign m_axi_arsize = LSB[2:0];
