@@ -12,7 +12,8 @@ rows in the middle of the chip left to the control logic, and each step's
 and never moves) on a U-shaped spine through that region: steps 0-31 away
 from the band, 32-63 back to it, so that a pipeline starts and ends by the
 logic that feeds and reads it. Everything else is placed by nextpnr, pulled
-to its step by the pinned register.
+to its step by the pinned register. The Makefile applies it to two to four
+pipelines (SPINE_PIPES; README, "Timing").
 
     pipeline_spine.py IN.json OUT.json NPIPE
 """
@@ -52,8 +53,8 @@ def spine(npipe):
         ys = rows[j % 2]
         for s in range(STEPS):
             # serpentine rows of per_row steps: the way out in the region's
-            # inner columns of the left half, ending at its right edge; the
-            # way back starts beside it, in the right half
+            # left half, ending at that half's right edge; the way back
+            # starts beside it, in the right half, and ends beside step 0
             leg, k = divmod(s, half_steps)
             rk, i = divmod(k, per_row)
             if leg == 0:
