@@ -13,7 +13,7 @@ public record ModelRow(String point, int run, long valuesHashed, long deviceCycl
     public static final CsvTable<ModelRow> CSV = new CsvTable<>(ModelRow.class, "point", "run", "values_hashed", "device_cycles", "clock_mhz",
         "clock_source", "board_watts", "board_watts_source", "device_s", "energy_j", "tpw", "basis");
 
-    static ModelRow of(ResultRow r, double clockMhz, String clockSource, double boardWatts, String boardWattsSource) {
+    public static ModelRow of(ResultRow r, double clockMhz, String clockSource, double boardWatts, String boardWattsSource) {
         double s = r.fpgaDeviceCycles() / (clockMhz * 1e6);
         double j = boardWatts * s;
         return new ModelRow(r.point(), r.run(), r.valuesHashed(), r.fpgaDeviceCycles(), clockMhz, clockSource, boardWatts, boardWattsSource, s,

@@ -1,6 +1,6 @@
 package io.fpgamr.md5.experiment;
 
-import io.fpgamr.md5.Md5Job.Mode;
+import io.fpgamr.md5.job.Md5Job.Mode;
 import java.util.ArrayList;
 import java.util.List;
 

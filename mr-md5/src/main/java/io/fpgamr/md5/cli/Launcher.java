@@ -1,0 +1,282 @@
+package io.fpgamr.md5.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.fpgamr.accel.AtomicFiles;
+import io.fpgamr.energy.EnergyConfig;
+import io.fpgamr.energy.EnergyMonitor;
+import io.fpgamr.energy.JobEnergy;
+import io.fpgamr.energy.JobRecord;
+import io.fpgamr.energy.Repetitions;
+import io.fpgamr.energy.Timeline;
+import io.fpgamr.md5.cluster.FpgaRequest;
+import io.fpgamr.md5.cluster.RunCluster;
+import io.fpgamr.md5.job.FpgaFigures;
+import io.fpgamr.md5.job.Md5Counters;
+import io.fpgamr.md5.job.Md5Job.Mode;
+import io.fpgamr.md5.job.Md5Job;
+import io.fpgamr.md5.job.TaskSpans;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.util.Tool;
+
+/**
+ * {@code fpgamr search|bench}: a {@link Tool}, so {@code hadoop jar} and ToolRunner's generic
+ * options work. A run: parse the command line once; open the cluster (checking the output first);
+ * make the FPGA request; start the energy monitor; run the job {@code --repeat} times, each run
+ * checked against its own accounting; print the preimages on stdout and the figures on stderr,
+ * and write them as JSON.
+ */
+public class Launcher extends Configured implements Tool {
+    /** Flags that Hadoop's daemons and task JVMs need on JDK 17. */
+    public static final String JDK17_OPENS = String.join(" ",
+        "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.util=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+        "--add-opens=java.base/java.net=ALL-UNNAMED",
+        "--add-opens=java.base/java.io=ALL-UNNAMED",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
+
+    private final Mode mode;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final RunPrinter printer;
+
+    public Launcher(Mode mode) {
+        this(mode, System.out, System.err);
+    }
+
+    Launcher(Mode mode, PrintStream out, PrintStream err) {
+        this.mode = mode;
+        this.err = err;
+        this.out = out;
+        this.printer = new RunPrinter(out, err);
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        if (RunConfig.wantsHelp(args)) {
+            RunConfig.printHelp(mode, new PrintWriter(out, true, StandardCharsets.UTF_8));
+            return 0;
+        }
+        RunConfig config = RunConfig.parse(mode, args, System.getenv("HADOOP_CONF_DIR") != null);
+        EnergyConfig energyConfig = energyConfig();
+        try (RunCluster cluster = config.cluster().open(config, getConf() != null ? getConf() : new Configuration(), err)) {
+            Configuration conf = new Configuration(cluster.conf());
+            String design = FpgaRequest.make(config, conf);
+            try (EnergyMonitor monitor = EnergyMonitor.start(energyConfig)) {
+                err.println("fpgamr: " + monitor.describe());
+                RunReport report;
+                try {
+                    report = runJobs(config, cluster, conf, design, monitor);
+                } catch (JobFailedException | IOException | InterruptedException | RuntimeException e) {
+                    cluster.removeOutput();
+                    throw e;
+                }
+                printer.print(config, report);
+                writeSummaryJson(config, report.summary());
+                return 0;
+            }
+        }
+    }
+
+    private static EnergyConfig energyConfig() throws UsageException {
+        try {
+            return EnergyConfig.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("$" + EnergyConfig.OPTS_ENV + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Runs the job {@code --repeat} times on one cluster under one energy monitor. One run writes
+     * into the output directory; repeated runs into its {@code run-1}, ... with their energy
+     * folders in one folder that also gets the mean ± sd report. Every run must find the same preimages.
+     */
+    private RunReport runJobs(RunConfig config, RunCluster cluster, Configuration conf, String design, EnergyMonitor monitor)
+        throws Exception {
+        if (config.repeat() == 1) {
+            return RunReport.of(runOnce(config, cluster, conf, design, cluster.output(), cluster.localCopy(), cluster.energyDir(), monitor));
+        }
+        List<RunReport.JobRun> runs = new ArrayList<>();
+        for (int i = 1; i <= config.repeat(); i++) {
+            err.println("fpgamr: run " + i + " of " + config.repeat());
+            String name = "run-" + i;
+            RunReport.JobRun run = runOnce(config, cluster, conf, design, new Path(cluster.output(), name),
+                cluster.localCopy() == null ? null : cluster.localCopy().resolve(name), cluster.energyDir().resolve(name), monitor);
+            if (!runs.isEmpty() && !run.preimages().equals(runs.get(0).preimages())) {
+                throw new JobFailedException("run " + i + " found " + run.preimages() + " but run 1 found " + runs.get(0).preimages());
+            }
+            printer.runLine(i, run);
+            runs.add(run);
+        }
+        Repetitions rep = EnergyMonitor.summarize(cluster.energyDir(), runs.stream().map(RunReport.JobRun::energy).toList());
+        return RunReport.of(runs, rep, cluster.shownOutput());
+    }
+
+    /** One job: submitted, watched, its accounting checked, its results and timeline read, its energy computed. */
+    private RunReport.JobRun runOnce(RunConfig config, RunCluster cluster, Configuration clusterConf, String design, Path outDir,
+                                     java.nio.file.Path copyTo, java.nio.file.Path energyDir, EnergyMonitor monitor) throws Exception {
+        Configuration conf = new Configuration(clusterConf);
+        conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
+        Job job = Md5Job.create(conf, config.jobParameters(conf, cluster.mapSlots(), cluster.yarn()), outDir);
+        FileSystem fs = outDir.getFileSystem(conf);
+
+        long submitMs = System.currentTimeMillis();
+        String jobId;
+        long doneMs;
+        WorkCounts counts;
+        try (ProgressReporter progress = new ProgressReporter(job, config, monitor.config().node(), submitMs,
+            ProgressReporter.spool(monitor.config().spool()), err)) {
+            job.submit();
+            err.println("fpgamr: submitted " + job.getJobID() + ": " + config.mode().label() + " over 2^" + config.domain().bits() + " values, "
+                + config.targets().size() + " target(s), engine " + config.engine());
+            boolean ok = awaitCompletion(job, config.timeoutS(), progress);
+            doneMs = System.currentTimeMillis();
+            jobId = job.getJobID().toString();
+            counts = ok ? WorkCounts.of(job.getCounters()) : null;
+            String problems = ok ? counts.problems(config.mode(), config.domain()) : null;
+            progress.finish(ok && problems == null);
+            if (!ok) {
+                String why = job.getStatus() != null ? job.getStatus().getFailureInfo() : "";
+                throw new JobFailedException("job " + jobId + " failed: "
+                    + (why == null || why.isBlank() ? job.getStatus().getState() : why.lines().findFirst().orElse(why)));
+            }
+            if (problems != null) {
+                throw new JobFailedException("job " + jobId + " did not check out: " + problems);
+            }
+        }
+        Timeline timeline = new Timeline(submitMs, doneMs, TaskSpans.read(fs, outDir));
+        List<String> found = readPreimages(fs, outDir);
+        if (copyTo != null) {
+            Files.createDirectories(copyTo.getParent());
+            fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
+        }
+        JobEnergy energy = monitor.finish(new JobRecord(jobId, counts.valuesHashed(), timeline), energyDir);
+        Counters counters = job.getCounters();
+        JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
+            timeline, energy.toMap(), FpgaFigures.of(counters, timeline.simulated()));
+        long fallback = counters.findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
+        return new RunReport.JobRun(found, summary, energy, fallback, energyDir);
+    }
+
+    /**
+     * Waits for the job as {@code Job.waitForCompletion} does, and kills it once it has run
+     * {@code timeoutS} seconds (0: no limit): a job that runs over its time is a failed run.
+     */
+    private static boolean awaitCompletion(Job job, int timeoutS, ProgressReporter progress) throws IOException, InterruptedException,
+        JobFailedException {
+        long deadline = timeoutS > 0 ? System.currentTimeMillis() + 1000L * timeoutS : Long.MAX_VALUE;
+        int poll = job.getConfiguration().getInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
+        while (!job.isComplete()) {
+            if (System.currentTimeMillis() > deadline) {
+                job.killJob();
+                progress.finish(false);
+                throw new JobFailedException("job " + job.getJobID() + " timed out after " + timeoutS + " s and was killed");
+            }
+            Thread.sleep(poll);
+        }
+        return job.isSuccessful();
+    }
+
+    /**
+     * A cluster and an energy monitor held open for many jobs: the experiment plan runner's handle
+     * ({@code io.fpgamr.md5.experiment}). Each job is one run, as one run of the launcher makes it,
+     * checked against its own accounting; its output goes under the session's output directory.
+     */
+    public static final class Session implements AutoCloseable {
+        private final Launcher launcher;
+        private final RunCluster cluster;
+        private final EnergyMonitor monitor;
+
+        private Session(Launcher launcher, RunCluster cluster, EnergyMonitor monitor) {
+            this.launcher = launcher;
+            this.cluster = cluster;
+            this.monitor = monitor;
+        }
+
+        /** Opens the cluster {@code config} names (its output directory must not exist) and starts the energy monitor. */
+        public static Session open(RunConfig config, Configuration base, EnergyConfig energy, PrintStream err) throws Exception {
+            RunCluster cluster = config.cluster().open(config, base, err);
+            try {
+                EnergyMonitor monitor = EnergyMonitor.start(energy);
+                err.println("fpgamr: " + monitor.describe());
+                return new Session(new Launcher(config.mode(), err, err), cluster, monitor);
+            } catch (Exception | Error e) {
+                cluster.close();
+                throw e;
+            }
+        }
+
+        /** One job of {@code config} (its cluster, output, summary and repeat are the session's), into the session's {@code name}. */
+        public RunReport.JobRun run(RunConfig config, String name) throws Exception {
+            Configuration conf = new Configuration(cluster.conf());
+            String design = FpgaRequest.make(config, conf);
+            Path out = new Path(cluster.output(), name);
+            java.nio.file.Path copy = cluster.localCopy() == null ? null : cluster.localCopy().resolve(name);
+            java.nio.file.Path energyDir = cluster.energyDir().resolve(name);
+            try {
+                return launcher.runOnce(config, cluster, conf, design, out, copy, energyDir, monitor);
+            } catch (Exception e) {
+                out.getFileSystem(conf).delete(out, true);
+                if (copy != null) {
+                    org.apache.hadoop.fs.FileUtil.fullyDelete(copy.toFile());
+                }
+                org.apache.hadoop.fs.FileUtil.fullyDelete(energyDir.toFile());
+                throw e;
+            }
+        }
+
+        /** The local folder of a job's energy report ({@code report.md}, {@code power.png}, ...). */
+        public java.nio.file.Path energyDir(String name) {
+            return cluster.energyDir().resolve(name);
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                monitor.close();
+            } finally {
+                cluster.close();
+            }
+        }
+    }
+
+    /** The preimages in the job's part files, sorted, each once. */
+    private static List<String> readPreimages(FileSystem fs, Path outDir) throws IOException {
+        TreeSet<String> lines = new TreeSet<>();
+        for (FileStatus st : fs.listStatus(outDir, p -> p.getName().startsWith("part-"))) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null;) {
+                    if (!line.isBlank()) {
+                        lines.add(line.strip());
+                    }
+                }
+            }
+        }
+        return new ArrayList<>(lines);
+    }
+
+    private static void writeSummaryJson(RunConfig config, JobSummary summary) throws IOException {
+        if (config.summaryJson() != null) {
+            AtomicFiles.write(config.summaryJson(), new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(summary));
+        }
+    }
+}

@@ -1,0 +1,425 @@
+package io.fpgamr.md5.cluster;
+
+import io.fpgamr.accel.AtomicFiles;
+import io.fpgamr.accel.design.FpgaContainer;
+import io.fpgamr.md5.cli.CdsTraining;
+import io.fpgamr.md5.cli.Launcher;
+import io.fpgamr.md5.job.Defaults;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.util.GenericOptionsParser;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+
+/**
+ * An in-process heterogeneous cluster with real daemons: a NameNode and DataNode (MiniDFSCluster);
+ * a ResourceManager, JobHistoryServer and a CPU-only NodeManager (MiniMRYarnCluster); and an FPGA
+ * node, a second NodeManager offering simulated FPGAs ({@code yarn.io/fpga}, vsim devices) through
+ * the yarn-fpga-resource plugin. Containers are separate JVMs. MiniYARNCluster gives all its
+ * NodeManagers one configuration, so the FPGA node is a NodeManager of its own, with its own
+ * configuration, joined to the same ResourceManager. Scheduling uses the DominantResourceCalculator,
+ * so a container asking for an FPGA lands only where one is free, and fair ordering, so that two
+ * jobs share the cluster. The CPU node has room for an AM and a map per core, the FPGA node for an
+ * AM and a map per core and per device: {@link #mapSlots()} maps in all. A cluster of more nodes
+ * ({@link #start(Configuration, String, int, int)}, the experiment plans' node counts) has more CPU
+ * nodes, each like the first, all on this machine.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+    static final int MAP_MB = 768;
+    static final int REDUCE_MB = 1024;
+    static final int AM_MB = 768;
+    /** The NodeManagers' and the MR AM's heartbeat to the ResourceManager (Hadoop's default: 1000 ms). */
+    static final long HEARTBEAT_MS = 100;
+    /** The system property bin/fpgamr sets to the class-data archive its JVM maps. */
+    static final String CDS_ARCHIVE_KEY = "fpgamr.cds.archive";
+    public static final int DEFAULT_FPGA_DEVICES = 2;
+    /** NodeManagers of the default cluster: a CPU node and the FPGA node (or a second CPU node). */
+    public static final int DEFAULT_NODES = 2;
+    /** The line on {@link #main}'s standard input that stops the FPGA node. */
+    public static final String STOP_FPGA_NODE = "stop-fpga-node";
+    /** Set in {@link #config()}: where the FPGA node keeps its devices' state and logs. */
+    public static final String FPGA_STATE_KEY = "fpgamr.embedded.fpga-node.state-dir";
+    /** How long the exit hook may take to stop the cluster (a normal stop: about 2 s). */
+    static final long STOP_TIMEOUT_S = 30;
+
+    private final Path workDir;
+    private final MiniDFSCluster dfs;
+    private final MiniMRYarnCluster yarn;
+    private final NodeManager fpgaNode;
+    private final Path fpgaState;
+    private final int mapSlots;
+    private boolean closed;
+    /**
+     * Stops the cluster when its JVM ends without {@link #close()} (Ctrl-C, SIGTERM), but for HDFS:
+     * its daemons' threads end with the JVM, and stopping them in a shutdown hook prints a stack trace.
+     */
+    private final Runnable stopOnExit = () -> stop(false);
+
+    private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, NodeManager fpgaNode, Path fpgaState,
+        int mapSlots) {
+        this.workDir = workDir;
+        this.dfs = dfs;
+        this.yarn = yarn;
+        this.fpgaNode = fpgaNode;
+        this.fpgaState = fpgaState;
+        this.mapSlots = mapSlots;
+    }
+
+    /** Starts the cluster; its FPGA node offers {@code fpgaDevices} simulated devices (0: a second CPU node). */
+    public static EmbeddedCluster start(Configuration base, String jvmOpts, int fpgaDevices) throws IOException {
+        return start(base, jvmOpts, DEFAULT_NODES, fpgaDevices);
+    }
+
+    /**
+     * Starts a cluster of {@code nodes} NodeManagers: with {@code fpgaDevices > 0} one of them is the
+     * FPGA node and the others CPU nodes, without, all are CPU nodes (each with a map slot per core).
+     */
+    public static EmbeddedCluster start(Configuration base, String jvmOpts, int nodes, int fpgaDevices) throws IOException {
+        if (nodes < 1 || fpgaDevices > 0 && nodes < 2) {
+            throw new IllegalArgumentException("an embedded cluster has at least one CPU node, and an FPGA node when it has FPGAs");
+        }
+        int cpuNodes = fpgaDevices > 0 ? nodes - 1 : nodes;
+        Path work = Files.createTempDirectory("fpgamr-embedded-");
+        int slots = Math.max(1, Runtime.getRuntime().availableProcessors());
+        int fpgaSlots = slots + fpgaDevices;
+        // The mini clusters put their NodeManager and log dirs under test.build.data (default:
+        // target/test/data in the current directory); keep them in the work dir instead.
+        System.setProperty("test.build.data", work.resolve("yarn").toString());
+        System.setProperty("hadoop.log.dir", work.resolve("logs").toString());
+        Configuration conf = new Configuration(base);
+        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("dfs").toString());
+        conf.set("hadoop.tmp.dir", work.resolve("tmp").toString());
+        MiniDFSCluster dfs = null;
+        MiniMRYarnCluster yarn = null;
+        EmbeddedCluster c;
+        try {
+            dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+            dfs.waitActive();
+            conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+            // The CPU node: room for the AM and one map per core; reduces fit once maps finish.
+            conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, AM_MB + slots * MAP_MB);
+            conf.setInt(YarnConfiguration.NM_VCORES, slots + 1);
+            conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+            conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+            conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.9f);
+            // How long a NodeManager waits for a killed container, and so for its applications when it stops.
+            conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 1000);
+            // FPGAs are a resource type; memory, cores and FPGAs all count when placing a container,
+            // and two jobs' AMs may run at once.
+            conf.set(YarnConfiguration.RESOURCE_TYPES, FpgaContainer.RESOURCE);
+            conf.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
+            conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
+            conf.set("yarn.scheduler.capacity.root.default.ordering-policy", "fair");
+            // Containers are separate JVMs: give them this JVM's classpath and JDK 17 flags, and
+            // (first) a directory with resource-types.xml, which the MR AM reads from its classpath.
+            Path confDir = work.resolve("conf");
+            Files.createDirectories(confDir);
+            Files.writeString(confDir.resolve("resource-types.xml"), "<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>"
+                + YarnConfiguration.RESOURCE_TYPES + "</name><value>" + FpgaContainer.RESOURCE + "</value></property>\n</configuration>\n",
+                StandardCharsets.UTF_8);
+            String cp = confDir + "," + System.getProperty("java.class.path").replace(File.pathSeparatorChar, ',');
+            conf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, cp);
+            conf.set(MRJobConfig.MAPREDUCE_APPLICATION_CLASSPATH, cp);
+            // Task JVMs live seconds: C1 alone, the serial collector and no perf data cut each one's CPU
+            // from 4.4 to 1.9 s (make bench-job's 32-reducer runs; mr-md5/README, Figures); the hashing is native.
+            // The MR AM mostly starts and then waits on events: the same flags.
+            String taskOpts = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData " + jvmOpts + classDataSharing(confDir);
+            // A user's -D mapreduce.{map,reduce}.java.opts (yarn.app.mapreduce.am.command-opts) comes last,
+            // so its flags win (the JDK 17 opens stay).
+            conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m" + taskOpts + usersFlags(base, MRJobConfig.MR_AM_COMMAND_OPTS));
+            conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx512m" + taskOpts + usersFlags(base, MRJobConfig.MAP_JAVA_OPTS));
+            conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx768m" + taskOpts + usersFlags(base, MRJobConfig.REDUCE_JAVA_OPTS));
+            conf.setInt(MRJobConfig.MAP_MEMORY_MB, MAP_MB);
+            conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, REDUCE_MB);
+            conf.setInt(MRJobConfig.MR_AM_VMEM_MB, AM_MB);
+            conf.set(MRConfig.FRAMEWORK_NAME, MRConfig.YARN_FRAMEWORK_NAME);
+            // A container's turn waits for a NodeManager's heartbeat (the RM places it) and then the AM's
+            // (the AM hears of it): Hadoop's 1 s defaults, paid by each of a bench run's 64 containers on
+            // a few slots, are made for clusters of thousands of nodes, not one machine.
+            Defaults.set(conf, YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
+            Defaults.set(conf, MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_MS);
+            // Reduces start once every map is done: on one machine an early reduce only holds a slot a
+            // map could use (the CPU, not the network, is what is short).
+            Defaults.set(conf, MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART, 1.0f);
+            // Nor does a second attempt of a slow task help: it runs on the same cores as the first.
+            Defaults.set(conf, MRJobConfig.MAP_SPECULATIVE, false);
+            Defaults.set(conf, MRJobConfig.REDUCE_SPECULATIVE, false);
+            // A NodeManager deletes a finished application's container logs after this long; stopping,
+            // it waits up to 10 s per node for that deletion. The cluster's directory goes when it stops.
+            Defaults.set(conf, YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
+            yarn = new MiniMRYarnCluster("fpgamr", cpuNodes);
+            yarn.init(conf);
+            yarn.start();
+            Path fpgaState = work.resolve("fpga-node");
+            NodeManager fpgaNode = fpgaDevices > 0
+                ? startFpgaNode(yarn, work.resolve("fpga-nm"), fpgaState, fpgaDevices, fpgaSlots, base) : null;
+            c = new EmbeddedCluster(work, dfs, yarn, fpgaNode, fpgaState,
+                cpuNodes * slots + (fpgaNode != null ? fpgaSlots : 0));
+        } catch (IOException | RuntimeException e) {
+            if (yarn != null) {
+                yarn.stop();
+            }
+            if (dfs != null) {
+                dfs.shutdown();
+            }
+            FileUtil.fullyDelete(work.toFile());
+            throw e;
+        }
+        // Containers run in sessions of their own: a Ctrl-C reaches the launcher, not them. The hook
+        // runs before the file systems close (FileSystem's hook comes after).
+        ShutdownHookManager.get().addShutdownHook(c.stopOnExit, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1,
+            STOP_TIMEOUT_S, TimeUnit.SECONDS);
+        try {
+            c.awaitNodes(nodes, fpgaDevices);
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    /**
+     * Task JVMs and the MR AM map a class-data archive made for the launcher's class path (bin/fpgamr
+     * names the launcher's in {@value #CDS_ARCHIVE_KEY}; the build's training run leaves one of the
+     * classes task JVMs load beside it, {@link CdsTraining#tasksArchive}) when they run on that class
+     * path: a container's default class path starts with its own directory and job.jar, which no
+     * archive can match. The launcher's class path holds the job's classes; a task JVM reads job.xml
+     * from its directory, not the class path. (So -libjars do not reach embedded tasks run with an
+     * archive.)
+     */
+    private static String classDataSharing(Path confDir) {
+        String launcherArchive = System.getProperty(CDS_ARCHIVE_KEY);
+        if (launcherArchive == null || !Files.isReadable(Path.of(launcherArchive))) {
+            return "";
+        }
+        // The training run's archive of the classes the AM and task JVMs themselves load, when it was made.
+        Path tasks = CdsTraining.tasksArchive(Path.of(launcherArchive));
+        String archive = Files.isReadable(tasks) ? tasks.toString() : launcherArchive;
+        // The archive allows entries after its own class path: the MR AM finds resource-types.xml there.
+        return " -cp " + System.getProperty("java.class.path") + File.pathSeparator + confDir + " -XX:SharedArchiveFile=" + archive
+            + " -Xlog:cds=off -Xlog:cds+dynamic=off";
+    }
+
+    /**
+     * The FPGA node: the cluster's configuration (with the ResourceManager's bound addresses) plus
+     * its own directories, ports and resources, the FPGA device plugin and the executor that gives
+     * containers their devices. Settings from {@code base} under {@code fpgamr.fpga.} (health
+     * intervals, say) apply to it.
+     */
+    private static NodeManager startFpgaNode(MiniMRYarnCluster yarn, Path dir, Path state, int devices, int slots, Configuration base)
+        throws IOException {
+        Configuration rm = yarn.getResourceManager().getConfig();
+        YarnConfiguration c = new YarnConfiguration(yarn.getConfig());
+        for (String k : new String[] {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
+            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS}) {
+            c.set(k, rm.get(k));
+        }
+        String host = MiniYARNCluster.getHostname();
+        Files.createDirectories(dir.resolve("local"));
+        Files.createDirectories(dir.resolve("log"));
+        c.set(YarnConfiguration.NM_LOCAL_DIRS, dir.resolve("local").toString());
+        c.set(YarnConfiguration.NM_LOG_DIRS, dir.resolve("log").toString());
+        c.set(YarnConfiguration.NM_ADDRESS, host + ":0");
+        c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
+        c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
+        c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
+        c.setInt(YarnConfiguration.NM_PMEM_MB, AM_MB + slots * MAP_MB);
+        c.setInt(YarnConfiguration.NM_VCORES, slots + 1);
+        c.setBoolean(YarnConfiguration.NM_ENABLE_HARDWARE_CAPABILITY_DETECTION, false);
+        c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
+        c.setLong(YarnConfiguration.NM_RESOURCE_MON_INTERVAL_MS, 0);
+        c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, "io.fpgamr.yarn.FpgaContainerExecutor");
+        c.setBoolean(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_ENABLED, true);
+        c.set(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_DEVICE_CLASSES, "io.fpgamr.yarn.FpgaDevicePlugin");
+        c.setInt("fpgamr.fpga.vsim.devices", devices);
+        c.set("fpgamr.fpga.state-dir", state.toString());
+        c.setBoolean("fpgamr.fpga.uio.discover", false);
+        base.getPropsWithPrefix("fpgamr.fpga.").forEach((k, v) -> c.set("fpgamr.fpga." + k, v));
+        NodeManager nm = new NodeManager();
+        nm.init(c);
+        nm.start();
+        if (nm.getServiceState() != Service.STATE.STARTED) {
+            throw new IOException("the FPGA NodeManager failed to start");
+        }
+        return nm;
+    }
+
+    /** The user's own JVM flags under {@code key}, with a space before them, or nothing (Hadoop's default is not the user's). */
+    private static String usersFlags(Configuration base, String key) {
+        return Defaults.given(base, key) ? " " + base.get(key).strip() : "";
+    }
+
+    /** Waits until the ResourceManager has every node, the FPGA node with its devices. */
+    private void awaitNodes(int expected, int fpgaDevices) throws IOException {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+            int nodes = 0;
+            long fpgas = 0;
+            for (RMNode n : yarn.getResourceManager().getRMContext().getRMNodes().values()) {
+                nodes++;
+                Resource r = n.getTotalCapability();
+                fpgas += r.getResourceValue(FpgaContainer.RESOURCE);
+            }
+            if (nodes == expected && fpgas == fpgaDevices) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new IOException("the embedded cluster's NodeManagers did not register within 60 s");
+    }
+
+    /** The job configuration: the cluster's, with the file system and job defaults set. */
+    public Configuration config() {
+        Configuration c = new Configuration(yarn.getConfig());
+        c.set(FPGA_STATE_KEY, fpgaState.toString());
+        return c;
+    }
+
+    /** Where the FPGA node keeps its devices (vsimN/: the loaded model, design.properties, device.log). */
+    public Path fpgaState() {
+        return fpgaState;
+    }
+
+    public int mapSlots() {
+        return mapSlots;
+    }
+
+    @Override
+    public void close() {
+        stop(!ShutdownHookManager.get().isShutdownInProgress());
+        // Only now: a JVM that begins to end while this stops must wait for it in the hook.
+        try {
+            ShutdownHookManager.get().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException e) {
+            // The JVM is ending: the hook finds the cluster stopped.
+        }
+    }
+
+    /** Synchronized: the exit hook must not return (and the JVM end) while {@link #close()} is still stopping. */
+    private synchronized void stop(boolean withDfs) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // The containers first, at once: a NodeManager sends its containers a SIGTERM and the SIGKILL
+        // a moment later, from a thread that dies with this JVM, and an MR AM whose ResourceManager
+        // is gone retries for 15 minutes in its own exit hook. Again at the end: what started since
+        // (the ResourceManager retries an AM it lost).
+        killContainers();
+        // Each NodeManager waits some seconds for its applications on the way down: in parallel.
+        Thread fpgaStop = new Thread(() -> {
+            if (fpgaNode != null) {
+                fpgaNode.stop();
+            }
+        }, "fpgamr-fpga-nm-stop");
+        fpgaStop.start();
+        try {
+            yarn.stop();
+            fpgaStop.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            killContainers();
+            if (withDfs) {
+                stopDfs();
+            }
+            // Best effort (a NodeManager may still be deleting in it): a directory left in /tmp is harmless.
+            FileUtil.fullyDelete(workDir.toFile());
+        }
+    }
+
+    private void stopDfs() {
+        try {
+            dfs.shutdown();
+        } catch (IllegalStateException e) {
+            // The JVM began to end meanwhile (a SIGTERM while closing): HDFS cannot take its exit
+            // hooks back then, and its threads end with the JVM.
+        }
+    }
+
+    /** Kills the containers' processes (the NodeManagers' launch scripts and what they started): they name the cluster's directory. */
+    private void killContainers() {
+        String dir = workDir.toString();
+        ProcessHandle.current().descendants()
+            .filter(p -> p.info().commandLine().map(c -> c.contains(dir)).orElse(false))
+            .forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** Stops the FPGA node's NodeManager (as a node that goes down mid-job): its containers die, the ResourceManager loses it. */
+    public void stopFpgaNode() {
+        if (fpgaNode != null) {
+            fpgaNode.stop();
+        }
+    }
+
+    /**
+     * Runs the cluster until standard input closes, for trying jobs against a standing
+     * heterogeneous cluster ({@code bin/fpgamr search -conf FILE ... --cluster conf}) and for the
+     * integration tests: {@code EmbeddedCluster [-D key=value]... --client-conf FILE [--fpga-devices N]}
+     * writes the client configuration to FILE once the cluster is up. A line {@value #STOP_FPGA_NODE}
+     * on standard input stops the FPGA node's NodeManager.
+     */
+    public static void main(String[] args) throws Exception {
+        java.util.logging.LogManager.getLogManager().reset();
+        GenericOptionsParser generic = new GenericOptionsParser(new Configuration(), args);
+        Options options = new Options();
+        options.addOption(Option.builder().longOpt("client-conf").hasArg().argName("FILE").required()
+            .desc("where to write the client configuration once the cluster is up").build());
+        options.addOption(Option.builder().longOpt("fpga-devices").hasArg().argName("N").type(Number.class)
+            .desc("simulated FPGAs of the FPGA node (default " + DEFAULT_FPGA_DEVICES + ")").build());
+        CommandLine cl;
+        int devices;
+        try {
+            cl = new DefaultParser().parse(options, generic.getRemainingArgs());
+            devices = cl.hasOption("fpga-devices") ? ((Number) cl.getParsedOptionValue("fpga-devices")).intValue() : DEFAULT_FPGA_DEVICES;
+        } catch (ParseException e) {
+            System.err.println("EmbeddedCluster: " + e.getMessage() + " (usage: EmbeddedCluster [-D k=v]... --client-conf FILE "
+                + "[--fpga-devices N])");
+            System.exit(2);
+            return;
+        }
+        Path clientConf = Path.of(cl.getOptionValue("client-conf")).toAbsolutePath();
+        try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, devices)) {
+            AtomicFiles.write(clientConf, c.config()::writeXml);
+            System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
+            System.out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null;) {
+                if (line.strip().equals(STOP_FPGA_NODE)) {
+                    c.stopFpgaNode();
+                    System.out.println("fpgamr: FPGA node stopped");
+                    System.out.flush();
+                }
+            }
+        }
+        System.exit(0);
+    }
+}

@@ -1,0 +1,66 @@
+package io.fpgamr.md5.experiment.report;
+
+import io.fpgamr.accel.AtomicFiles;
+import io.fpgamr.md5.experiment.Plan;
+import io.fpgamr.md5.experiment.Published;
+import io.fpgamr.md5.experiment.ResultRow;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code DIR/report.md} and its figures ({@code DIR/figures/*.png|svg}) from a plan and its
+ * results: per sweep the thesis's stage-time and TpW tables (mean ± sd over the runs) with the
+ * thesis's published value and the ratio beside wherever it has one ({@link SweepSection}); fpgamr
+ * against the plain Hadoop job ({@link BaselineSection}); where the maps' time goes
+ * ({@link MapTimeSection}); the modelled ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
+ * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled and
+ * declared figures are labelled where they appear.
+ */
+public final class Report {
+    public static final String FILE = "report.md";
+
+    private Report() {
+    }
+
+    /** Writes the report and its figures into {@code dir}; returns the report's path. */
+    public static Path write(Plan plan, Published published, Path planFolder, List<ResultRow> rows, Path dir) throws IOException {
+        ReportContext c = new ReportContext(plan, published, planFolder, rows, dir);
+        Files.createDirectories(dir.resolve(ReportContext.FIGURES));
+        render(c);
+        Path file = dir.resolve(FILE);
+        AtomicFiles.writeString(file, c.markdown());
+        return file;
+    }
+
+    private static void render(ReportContext c) throws IOException {
+        header(c);
+        for (Plan.Sweep s : c.plan.sweeps()) {
+            SweepSection.render(c, s);
+        }
+        BaselineSection.render(c);
+        MapTimeSection.render(c);
+        ArmFpgaSection.render(c);
+        PowerSection.render(c);
+        FailuresSection.render(c);
+    }
+
+    private static void header(ReportContext c) {
+        c.line("# " + c.plan.name() + ": the thesis's study, reproduced by fpgamr");
+        c.line();
+        long runs = c.ok.values().stream().mapToLong(List::size).sum();
+        boolean exact = c.ok.values().stream().flatMap(List::stream).allMatch(r -> r.valuesHashed() != null
+            && r.valuesHashed().equals(r.valuesExpected()));
+        c.line(String.format(Locale.ROOT, "Domain 2^%d values per job (the thesis: 2^28), %d run(s) per point, %d point(s): %d run(s) done, "
+            + "%d failed. Values hashed equal 2^%d in every run done: %s.", c.plan.bits(), c.plan.repetitions(), c.plan.points().size(), runs,
+            c.failed.size(), c.plan.bits(), exact ? "yes" : "NO"));
+        c.line();
+        c.line("Times are measured (the tasks' own clocks). Energy, mean power, TpW and ED²P carry their basis: **declared** (a wattage "
+            + "the plan states, no meter: modelled), **measured** (a power source read it), or **simulated FPGA** (maps on the Verilated "
+            + "design run by a CPU: modelled). Ratios are fpgamr / thesis; the thesis ran 2^28 values on its own hardware, so time "
+            + "ratios at another domain size compare shapes, not speeds. Thesis values: " + c.published.source() + ".");
+        c.line();
+    }
+}

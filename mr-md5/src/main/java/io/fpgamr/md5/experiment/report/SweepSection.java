@@ -1,0 +1,169 @@
+package io.fpgamr.md5.experiment.report;
+
+import static io.fpgamr.md5.experiment.report.Cells.basis;
+import static io.fpgamr.md5.experiment.report.Cells.fmt;
+import static io.fpgamr.md5.experiment.report.Cells.fmtSci;
+import static io.fpgamr.md5.experiment.report.Cells.hashedCell;
+import static io.fpgamr.md5.experiment.report.Cells.label;
+import static io.fpgamr.md5.experiment.report.Cells.mean;
+import static io.fpgamr.md5.experiment.report.Cells.ppk;
+import static io.fpgamr.md5.experiment.report.Cells.ratio;
+import static io.fpgamr.md5.experiment.report.Cells.runsCell;
+import static io.fpgamr.md5.experiment.report.Cells.stat;
+
+import io.fpgamr.energy.Stats;
+import io.fpgamr.energy.report.StudyCharts;
+import io.fpgamr.md5.experiment.Plan;
+import io.fpgamr.md5.experiment.Point;
+import io.fpgamr.md5.experiment.Published;
+import io.fpgamr.md5.experiment.ResultRow;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** One sweep: the thesis's stage-time and TpW tables, with figure 10.x (reducers) and 11.x (node count) where it varies them. */
+final class SweepSection {
+    private final ReportContext c;
+    private final Plan.Sweep s;
+
+    private SweepSection(ReportContext c, Plan.Sweep s) {
+        this.c = c;
+        this.s = s;
+    }
+
+    static void render(ReportContext c, Plan.Sweep s) throws IOException {
+        new SweepSection(c, s).render();
+    }
+
+    private void render() throws IOException {
+        c.line("## " + (s.title() != null ? s.title() : s.name()) + (s.tables() == null ? "" : " (thesis " + String.join(", ", s.tables()) + ")"));
+        c.line();
+        List<Point> points = c.plan.points(s);
+        boolean scaling = s.nodes().size() > 1;
+        c.line("Compared with the thesis's " + (scaling ? "ARM Novena cluster" : "reference x86 system") + " on "
+            + (s.thesisFramework().equals("patched") ? "its patched Disco (chapter 12)" : "Disco")
+            + (s.thesisReducers() == null ? "" : "; this plan's reducers " + s.reducers() + " stand for the thesis's " + s.thesisReducers())
+            + ".");
+        c.line();
+        c.line("### Stage times [s], mean ± sd");
+        c.line();
+        c.line("| job | node type | PpK | maps | reducers | nodes | runs | values hashed | t_map | t_shuffle | t_reduce | t_total | thesis t_total "
+            + "| ratio |" + (scaling ? " k_total | thesis k_total |" : ""));
+        c.line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + (scaling ? "---|---|" : ""));
+        Double total1 = null;
+        Double thesisTotal1 = null;
+        for (Point p : points) {
+            List<ResultRow> rs = c.runs(p.id());
+            Optional<Published.Entry> th = thesis(p, scaling);
+            Stats total = stat(rs, ResultRow::totalS);
+            String k = "";
+            if (scaling) {
+                if (p.nodes() == s.nodes().get(0)) {
+                    total1 = rs.isEmpty() ? null : total.mean();
+                    thesisTotal1 = th.map(e -> Published.Entry.mean(e.totalS())).orElse(null);
+                }
+                k = " " + ratio(rs.isEmpty() ? null : total.mean(), total1) + " | "
+                    + ratio(th.map(e -> Published.Entry.mean(e.totalS())).orElse(null), thesisTotal1) + " |";
+            }
+            c.line("| " + p.job() + " | " + p.nodeType() + label(rs) + " | " + ppk(p.ppk()) + " | " + p.maps() + " | " + p.reducers() + " | "
+                + p.nodes() + " | " + runsCell(c, p) + " | " + hashedCell(rs) + " | " + fmt(stat(rs, ResultRow::mapS)) + " | "
+                + fmt(stat(rs, ResultRow::shuffleS)) + " | " + fmt(stat(rs, ResultRow::reduceS)) + " | " + fmt(total) + " | "
+                + th.map(e -> Published.Entry.format(e.totalS()) + " (" + e.node() + ")").orElse("") + " | "
+                + ratio(rs.isEmpty() ? null : total.mean(), th.map(e -> Published.Entry.mean(e.totalS())).orElse(null)) + " |" + k);
+        }
+        c.line();
+        c.line("### Energy and TpW, mean ± sd");
+        c.line();
+        c.line("| job | node type | PpK | reducers | nodes | basis | energy [J] | mean power [W] | TpW [1/J] | ED²P [J·s²] | thesis TpW | ratio |");
+        c.line("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (Point p : points) {
+            List<ResultRow> rs = c.runs(p.id());
+            Optional<Published.Entry> th = thesis(p, scaling);
+            Stats tpw = stat(rs, ResultRow::tpw);
+            c.line("| " + p.job() + " | " + p.nodeType() + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | " + p.nodes() + " | " + basis(rs)
+                + " | " + fmt(stat(rs, ResultRow::energyJ)) + " | " + fmt(stat(rs, ResultRow::meanW)) + " | " + fmt(tpw) + " | "
+                + fmtSci(stat(rs, ResultRow::ed2pJs2)) + " | " + th.map(e -> Published.Entry.format(e.tpw()) + " (" + e.node() + ")").orElse("")
+                + " | " + ratio(tpw.n() == 0 ? null : tpw.mean(), th.map(e -> Published.Entry.mean(e.tpw())).orElse(null)) + " |");
+        }
+        c.line();
+        if (s.reducers().size() > 1) {
+            stagesFigure(points);
+        }
+        if (scaling) {
+            scalingFigure(points);
+        }
+    }
+
+    /**
+     * The thesis's row a point of a sweep stands for: its x86 rows for this machine's CPU, its ARM
+     * rows for the node-count study (the thesis scaled ARM boards only), none for a simulated FPGA.
+     */
+    private Optional<Published.Entry> thesis(Point p, boolean scaling) {
+        if (!p.job().equals("fpgamr") || p.fpga()) {
+            return Optional.empty();
+        }
+        return c.published.find(scaling ? "arm" : "x86", s.thesisFramework(), p.ppk(), s.thesisReducers(p.reducers()), p.nodes(), scaling);
+    }
+
+    /** Figure 10.x: stage times per reducer count, stacked, one chart per node type and input. */
+    private void stagesFigure(List<Point> points) throws IOException {
+        Map<String, List<Point>> groups = new LinkedHashMap<>();
+        for (Point p : points) {
+            if (p.nodes() == s.nodes().get(0)) {
+                groups.computeIfAbsent(p.job() + "-" + p.nodeType() + "-ppk" + p.ppk(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        for (Map.Entry<String, List<Point>> g : groups.entrySet()) {
+            List<String> cats = new ArrayList<>();
+            Map<String, List<Double>> series = new LinkedHashMap<>();
+            String rest = "rest of t_total (submission to the first map, completion)";
+            for (String st : List.of("map", "shuffle", "reduce", rest)) {
+                series.put(st, new ArrayList<>());
+            }
+            for (Point p : g.getValue()) {
+                List<ResultRow> rs = c.runs(p.id());
+                cats.add(p.reducers() + " reducers");
+                series.get("map").add(mean(rs, ResultRow::mapS));
+                series.get("shuffle").add(mean(rs, ResultRow::shuffleS));
+                series.get("reduce").add(mean(rs, ResultRow::reduceS));
+                series.get(rest).add(mean(rs, r -> r.totalS() == null ? null : r.totalS() - r.mapS() - r.shuffleS() - r.reduceS()));
+            }
+            Point first = g.getValue().get(0);
+            String name = s.name() + "-stages-" + g.getKey();
+            StudyCharts.write(StudyCharts.bars("Stage times per reducer count: " + first.job() + " on " + first.nodeType() + ", "
+                + ppk(first.ppk()) + " PpK, " + first.maps() + " maps (measured)", "reducers", "mean time [s]", cats, series, true), c.figure(name));
+            c.image("Stage times per reducer count, " + g.getKey(), name);
+        }
+    }
+
+    /** Figure 11.x: scaling with node count as the thesis's k (time over the one-node time), ours beside the thesis's. */
+    private void scalingFigure(List<Point> points) throws IOException {
+        List<Double> x = new ArrayList<>();
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        series.put("fpgamr k_total (measured)", new ArrayList<>());
+        series.put("thesis k_total (ARM Novena cluster)", new ArrayList<>());
+        Double base = null;
+        Double thesisBase = null;
+        for (Point p : points) {
+            if (!p.job().equals("fpgamr")) {
+                continue;
+            }
+            Double t = mean(c.runs(p.id()), ResultRow::totalS);
+            Double th = thesis(p, true).map(e -> Published.Entry.mean(e.totalS())).orElse(null);
+            if (x.isEmpty()) {
+                base = t;
+                thesisBase = th;
+            }
+            x.add((double) p.nodes());
+            series.get("fpgamr k_total (measured)").add(t == null || base == null ? null : t / base);
+            series.get("thesis k_total (ARM Novena cluster)").add(th == null || thesisBase == null ? null : th / thesisBase);
+        }
+        String name = s.name() + "-scaling";
+        StudyCharts.write(StudyCharts.lines("Scaling with node count: total time over the one-node time (embedded nodes share one machine)",
+            "nodes", "k_total", x, series), c.figure(name));
+        c.image("Scaling with node count", name);
+    }
+}

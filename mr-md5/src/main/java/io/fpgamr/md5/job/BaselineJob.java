@@ -1,0 +1,110 @@
+package io.fpgamr.md5.job;
+
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+
+/**
+ * The same search written the way a Hadoop user would write it, the experiment report's baseline
+ * (issue 16, item 4): one record per value (the range input at 1 PpK), {@link MessageDigest} in the
+ * mapper, {@link Text} keys and values (key = the value's last byte in hex, value = message and
+ * digest in hex), Hadoop's own collector and shuffle, and a reducer that compares hex strings. Only
+ * its accounting is fpgamr's: the values hashed counter and the task spans, so that its runs are
+ * checked and timed like the bench job's.
+ */
+public final class BaselineJob {
+    private BaselineJob() {
+    }
+
+    /** Sets the baseline's map, reduce and types on a job whose input, output and settings {@link Md5Job} made. */
+    static void configure(Job job, int reducers) {
+        job.setMapperClass(DigestMapper.class);
+        job.setMapOutputKeyClass(Text.class);
+        job.setMapOutputValueClass(Text.class);
+        job.setReducerClass(MatchReducer.class);
+        job.setNumReduceTasks(reducers);
+    }
+
+    /** Hashes each value of each record with {@link MessageDigest} and emits (last byte, message:digest), in hex. */
+    public static class DigestMapper extends Mapper<LongWritable, LongWritable, Text, Text> {
+        private MessageDigest md5;
+        private Domain domain;
+        private long setupMs;
+        private final Text key = new Text();
+        private final Text value = new Text();
+
+        @Override
+        protected void setup(Context context) {
+            setupMs = System.currentTimeMillis();
+            domain = JobKeys.domain(context.getConfiguration());
+            try {
+                md5 = MessageDigest.getInstance("MD5");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        protected void map(LongWritable start, LongWritable count, Context context) throws IOException, InterruptedException {
+            for (long v = start.get(); v < start.get() + count.get(); v++) {
+                byte[] message = new byte[domain.width()];
+                for (int i = 0; i < message.length; i++) {
+                    message[i] = (byte) (v >>> (8 * (message.length - 1 - i)));
+                }
+                byte[] digest = md5.digest(message);
+                key.set(String.format(Locale.ROOT, "%02x", v & 0xff));
+                value.set(HexFormat.of().formatHex(message) + ":" + HexFormat.of().formatHex(digest));
+                context.write(key, value);
+                context.getCounter(Md5Counters.VALUES_HASHED).increment(1);
+            }
+        }
+
+        @Override
+        protected void cleanup(Context context) throws IOException {
+            TaskSpans.writeMap(context, "cpu", false, setupMs);
+        }
+    }
+
+    /** Keeps the pairs whose digest is a target, written as the bench job writes its preimages. */
+    public static class MatchReducer extends Reducer<Text, Text, NullWritable, Text> {
+        private final Set<String> targets = new HashSet<>();
+        private Domain domain;
+        private long readyMs;
+
+        @Override
+        protected void setup(Context context) {
+            readyMs = System.currentTimeMillis();
+            domain = JobKeys.domain(context.getConfiguration());
+            for (String t : context.getConfiguration().getStrings(JobKeys.TARGETS, new String[0])) {
+                targets.add(t.toLowerCase(Locale.ROOT));
+            }
+        }
+
+        @Override
+        protected void reduce(Text key, Iterable<Text> values, Context context) throws IOException, InterruptedException {
+            for (Text v : values) {
+                String[] messageAndDigest = v.toString().split(":");
+                if (targets.contains(messageAndDigest[1])) {
+                    long value = Long.parseLong(messageAndDigest[0], 16);
+                    context.write(NullWritable.get(), new Text(domain.potfileLine(value, HexFormat.of().parseHex(messageAndDigest[1]))));
+                    context.getCounter(Md5Counters.PREIMAGES_FOUND).increment(1);
+                }
+            }
+        }
+
+        @Override
+        protected void cleanup(Context context) throws IOException {
+            TaskSpans.writeReduce(context, readyMs);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.fpgamr.md5.job;
+
+/** Job counters. */
+public enum Md5Counters {
+    /** Values the maps' engines hashed, as the engines count them ({@code Md5Engine.valuesHashed()}), summed. */
+    VALUES_HASHED,
+    /** Preimages written: values whose host re-check (a Java re-hash) is a target digest. */
+    PREIMAGES_FOUND,
+    /** Values an engine reported as preimages whose host re-check failed: never written. */
+    PREIMAGES_REJECTED,
+    /** CPU time of the maps' threads inside the engine's calls, microseconds (see {@code EngineMapper}). */
+    ENGINE_CPU_US,
+    /** Wall time of the maps inside the engine's calls, microseconds (one clock read each side of a batch). */
+    MAP_ENGINE_US,
+    /** Wall time of the maps between batches: the framework reading and handing over records, microseconds. */
+    MAP_READ_US,
+    /** Wall time of the maps emitting a batch's output, spills during it excepted, microseconds. */
+    MAP_WRITE_US,
+    /** Wall time of the one-byte-key collector spilling while the map runs, microseconds. */
+    MAP_SPILL_US,
+    /** Wall time of the one-byte-key collector writing (and merging) the map's output after the map function, microseconds. */
+    MAP_SORT_US,
+    /** Bench maps whose output {@link ByteKeyCollector} wrote (the others fell back to Hadoop's MapOutputBuffer). */
+    COLLECTOR_MAPS,
+    /** Map tasks that hashed with the pure-Java engine because no native kernel was available. */
+    JAVA_FALLBACK_MAPS,
+    /** FPGA maps: the driver's figures, summed over the maps that hashed on a device. */
+    FPGA_BATCHES,
+    FPGA_DEVICE_CYCLES,
+    /** Modelled device time (cycles at the device's clock), microseconds. */
+    FPGA_DEVICE_US,
+    /** Driver time on the host outside the device (filling, draining, programming, confirming), microseconds. */
+    FPGA_HOST_US,
+    /** Hash batches the device wrote straight into the map's buffer (no copy). */
+    FPGA_ZERO_COPY_BATCHES
+}

@@ -1,0 +1,91 @@
+package io.fpgamr.md5.job;
+
+import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.md5.shuffle.BenchShuffle;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.ByteWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+
+/**
+ * The MapReduce job itself, as {@code hadoop jar} needs it (after TeraGen): its input format, map,
+ * reduce, output and the settings its tasks read ({@link JobKeys}). The launcher decides where and
+ * how often it runs; this class only defines it.
+ */
+public final class Md5Job {
+    /**
+     * {@code search}: maps emit only preimages; {@code bench}: the thesis's job, every pair shuffled;
+     * {@code baseline}: the bench job written the plain Hadoop way ({@link BaselineJob}).
+     */
+    public enum Mode {
+        SEARCH, BENCH, BASELINE;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** Whether every value's pair goes through the shuffle to reducers. */
+        public boolean shuffles() {
+            return this != SEARCH;
+        }
+    }
+
+    /**
+     * What one job computes: the mode, the domain, values per record, the targets, the engine the
+     * tasks open, records per split (0: from {@code maps}), maps to aim for, and bench mode's reducers.
+     */
+    public record Parameters(Mode mode, Domain domain, int ppk, List<String> targets, EngineSpec engine, long recordsPerSplit,
+                             int maps, int reducers) {
+        public Parameters {
+            targets = List.copyOf(targets);
+        }
+    }
+
+    private Md5Job() {
+    }
+
+    /** A job over {@code p}, writing its preimages (and the tasks' spans) to {@code output}. */
+    public static Job create(Configuration conf, Parameters p, Path output) throws IOException {
+        conf.setInt(JobKeys.BITS, p.domain().bits());
+        conf.setInt(JobKeys.PPK, p.ppk());
+        conf.setStrings(JobKeys.TARGETS, p.targets().toArray(new String[0]));
+        conf.set(JobKeys.ENGINE, p.engine().toString());
+        if (p.recordsPerSplit() > 0) {
+            conf.setLong(JobKeys.RECORDS_PER_SPLIT, p.recordsPerSplit());
+        }
+        conf.setInt(JobKeys.MAPS, p.maps());
+        // A map's work is exactly its split: a second attempt running beside it would only compete for the device.
+        conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+        conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+
+        Job job = Job.getInstance(conf, "fpgamr " + p.mode().label() + " bits=" + p.domain().bits());
+        job.setJarByClass(Md5Job.class);
+        job.setInputFormatClass(Md5RangeInputFormat.class);
+        job.setOutputFormatClass(TextOutputFormat.class);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(Text.class);
+        if (p.mode() == Mode.BENCH) {
+            job.setMapperClass(BenchMapper.class);
+            job.setMapOutputKeyClass(ByteWritable.class);
+            job.setMapOutputValueClass(HashedValue.class);
+            job.setReducerClass(BenchReducer.class);
+            job.setNumReduceTasks(p.reducers());
+            BenchShuffle.configure(job.getConfiguration());
+        } else if (p.mode() == Mode.BASELINE) {
+            BaselineJob.configure(job, p.reducers());
+        } else {
+            job.setMapperClass(SearchMapper.class);
+            job.setNumReduceTasks(0);
+        }
+        FileOutputFormat.setOutputPath(job, output);
+        return job;
+    }
+}
