@@ -1,19 +1,28 @@
 package io.fpgamr.md5.cli;
 
+import io.fpgamr.accel.EngineSpec;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
+import io.fpgamr.accel.SpeedProfile;
 import io.fpgamr.accel.TargetSet;
 import io.fpgamr.accel.fpga.FpgaEngine;
+import io.fpgamr.md5.balance.SpeedProfiler;
 import io.fpgamr.md5.job.Domain;
 import io.fpgamr.md5.job.JobKeys;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code fpgamr rate [--bits N] [--accel SPEC]...}: values/s of the map-side MD5 alone, each engine
- * in this process over the same values, batch by batch as the maps call it.
+ * in this process over the same values, batch by batch as the maps call it. With
+ * {@code --profile FILE} it is the node's profiler: a map's speed per engine and mode, written as
+ * the node's speed profile ({@link SpeedProfiler}, which the NodeManager publishes).
  */
 final class EngineRate {
     /** MD5 of the empty message: no 4..8-byte message hashes to it, so searches scan everything. */
@@ -22,11 +31,29 @@ final class EngineRate {
     private EngineRate() {
     }
 
+    static final String USAGE = "usage: fpgamr rate [--bits N] [--accel SPEC]... | fpgamr rate --profile FILE [--accel SPEC]... [--seconds S]";
+
     static int run(String[] args, PrintStream out) throws UsageException {
         int bits = 24;
         List<String> specs = new ArrayList<>();
+        Path profile = null;
+        double seconds = SpeedProfiler.DEFAULT_SECONDS;
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--bits") && i + 1 < args.length) {
+            if (args[i].equals("--profile") && i + 1 < args.length) {
+                profile = Path.of(args[++i]).toAbsolutePath();
+                if (!Files.isDirectory(profile.getParent())) {
+                    throw new UsageException("rate: --profile: no such directory: " + profile.getParent());
+                }
+            } else if (args[i].equals("--seconds") && i + 1 < args.length) {
+                try {
+                    seconds = Double.parseDouble(args[++i]);
+                } catch (NumberFormatException e) {
+                    seconds = -1;
+                }
+                if (!(seconds > 0 && seconds <= 60)) {
+                    throw new UsageException("rate: --seconds must be a number in (0, 60], got '" + args[i] + "'");
+                }
+            } else if (args[i].equals("--bits") && i + 1 < args.length) {
                 try {
                     bits = new Domain(Integer.parseInt(args[++i])).bits();
                 } catch (IllegalArgumentException e) {
@@ -35,8 +62,11 @@ final class EngineRate {
             } else if (args[i].equals("--accel") && i + 1 < args.length) {
                 specs.add(args[++i]);
             } else {
-                throw new UsageException("rate: unknown argument '" + args[i] + "' (usage: fpgamr rate [--bits N] [--accel SPEC]...)");
+                throw new UsageException("rate: unknown argument '" + args[i] + "' (" + USAGE + ")");
             }
+        }
+        if (profile != null) {
+            return profile(profile, specs, seconds, out);
         }
         if (specs.isEmpty()) {
             specs = List.of("java", "cpu");
@@ -78,6 +108,44 @@ final class EngineRate {
                 out.printf("%-24s %s%n", spec, "unavailable: " + e.getMessage());
             }
         }
+        return 0;
+    }
+
+    /**
+     * The node's profile: the CPU kernels (one thread, as one map), and the FPGA of each
+     * {@code --accel} spec that names one (without any, the device of {@code FPGAMR_DEVICE} when set).
+     */
+    private static int profile(Path file, List<String> given, double seconds, PrintStream out) throws UsageException {
+        List<EngineSpec> specs = new ArrayList<>(List.of(EngineSpec.cpu()));
+        try {
+            for (String g : given) {
+                EngineSpec spec = EngineSpec.parse(g);
+                if (!spec.usesFpga()) {
+                    throw new UsageException("rate --profile: --accel takes an FPGA (fpga:DEVICE), the CPU is always profiled; got '" + g + "'");
+                }
+                specs.add(EngineSpec.fpga(spec.device()));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("rate --profile: --accel: " + e.getMessage());
+        }
+        if (given.isEmpty() && System.getenv(Engines.DEVICE_ENV) != null) {
+            specs.add(EngineSpec.fpga(null));
+        }
+        SpeedProfile p;
+        try {
+            p = new SpeedProfiler(seconds).profile(specs, Map.of());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("rate --profile: " + e.getMessage());
+        }
+        for (SpeedProfile.Speed s : p.speeds()) {
+            out.printf("%-5s %-7s %s%n", s.kind(), s.mode(), s.describe());
+        }
+        try {
+            p.write(file);
+        } catch (IOException e) {
+            throw new UsageException("rate --profile: cannot write " + file + ": " + e.getMessage());
+        }
+        out.println("profile written to " + file);
         return 0;
     }
 

@@ -1,7 +1,11 @@
 package io.fpgamr.md5.cluster;
 
 import io.fpgamr.accel.AtomicFiles;
+import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.SpeedProfile;
 import io.fpgamr.accel.design.FpgaContainer;
+import io.fpgamr.accel.fpga.DeviceSpec;
+import io.fpgamr.md5.balance.SpeedProfiler;
 import io.fpgamr.md5.cli.CdsTraining;
 import io.fpgamr.md5.cli.Launcher;
 import io.fpgamr.md5.job.Defaults;
@@ -12,6 +16,11 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
@@ -30,9 +39,10 @@ import org.apache.hadoop.util.GenericOptionsParser;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An in-process heterogeneous cluster with real daemons: a NameNode and DataNode (MiniDFSCluster);
@@ -48,6 +58,11 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
  * nodes, each like the first, all on this machine.
  */
 public final class EmbeddedCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+    /** The NodeManagers' hosts: {@code 127.0.10.1}, {@code 127.0.10.2}, ... (Linux routes all of 127/8 to the loopback). */
+    static final String HOST_PREFIX = "127.0.10.";
+    /** Each NodeManager's speed profile, in its directory. */
+    static final String PROFILE_FILE = "speed-profile.properties";
     static final int MAP_MB = 768;
     static final int REDUCE_MB = 1024;
     static final int AM_MB = 768;
@@ -68,6 +83,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Path workDir;
     private final MiniDFSCluster dfs;
     private final MiniMRYarnCluster yarn;
+    private final List<NodeManager> nodeManagers;
     private final NodeManager fpgaNode;
     private final Path fpgaState;
     private final int mapSlots;
@@ -78,14 +94,46 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     private final Runnable stopOnExit = () -> stop(false);
 
-    private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, NodeManager fpgaNode, Path fpgaState,
-        int mapSlots) {
+    private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, List<NodeManager> nodeManagers, NodeManager fpgaNode,
+        Path fpgaState, int mapSlots) {
         this.workDir = workDir;
         this.dfs = dfs;
         this.yarn = yarn;
+        this.nodeManagers = List.copyOf(nodeManagers);
         this.fpgaNode = fpgaNode;
         this.fpgaState = fpgaState;
         this.mapSlots = mapSlots;
+    }
+
+    /**
+     * One NodeManager of the cluster: {@code x86}, a CPU node; {@code fpga}, an x86 host whose
+     * {@code fpgaDevices} simulated FPGAs it offers as {@code yarn.io/fpga}.
+     */
+    public record NodeSpec(String type, int fpgaDevices) {
+        public static final String X86 = "x86";
+        public static final String FPGA = "fpga";
+
+        public NodeSpec {
+            if (!type.equals(X86) && !type.equals(FPGA) || type.equals(FPGA) != fpgaDevices > 0) {
+                throw new IllegalArgumentException("a node is x86 (no FPGA) or fpga (with simulated FPGAs), got " + type + " with "
+                    + fpgaDevices + " FPGAs");
+            }
+        }
+
+        /** Today's shape: {@code nodes} NodeManagers, with FPGAs the last of them the FPGA node. */
+        public static List<NodeSpec> of(int nodes, int fpgaDevices) {
+            if (nodes < 1 || fpgaDevices > 0 && nodes < 2) {
+                throw new IllegalArgumentException("an embedded cluster has at least one CPU node, and an FPGA node when it has FPGAs");
+            }
+            List<NodeSpec> specs = new ArrayList<>();
+            for (int i = 0; i < (fpgaDevices > 0 ? nodes - 1 : nodes); i++) {
+                specs.add(new NodeSpec(X86, 0));
+            }
+            if (fpgaDevices > 0) {
+                specs.add(new NodeSpec(FPGA, fpgaDevices));
+            }
+            return specs;
+        }
     }
 
     /** Starts the cluster; its FPGA node offers {@code fpgaDevices} simulated devices (0: a second CPU node). */
@@ -98,13 +146,24 @@ public final class EmbeddedCluster implements AutoCloseable {
      * FPGA node and the others CPU nodes, without, all are CPU nodes (each with a map slot per core).
      */
     public static EmbeddedCluster start(Configuration base, String jvmOpts, int nodes, int fpgaDevices) throws IOException {
-        if (nodes < 1 || fpgaDevices > 0 && nodes < 2) {
-            throw new IllegalArgumentException("an embedded cluster has at least one CPU node, and an FPGA node when it has FPGAs");
+        return start(base, jvmOpts, NodeSpec.of(nodes, fpgaDevices));
+    }
+
+    /**
+     * Starts a cluster of the given NodeManagers, each with a map slot per core and one per FPGA.
+     * Every NodeManager is a host of its own on the loopback network ({@value #HOST_PREFIX}1,
+     * {@value #HOST_PREFIX}2, ...), as on a real cluster: YARN keys node attributes (and locality)
+     * by host, and each node publishes its speed profile as node attributes
+     * ({@code SpeedAttributesProvider}), measured here once per node type before the nodes start.
+     */
+    public static EmbeddedCluster start(Configuration base, String jvmOpts, List<NodeSpec> specs) throws IOException {
+        if (specs.stream().noneMatch(n -> n.type().equals(NodeSpec.X86))) {
+            throw new IllegalArgumentException("an embedded cluster has at least one CPU node");
         }
-        int cpuNodes = fpgaDevices > 0 ? nodes - 1 : nodes;
         Path work = Files.createTempDirectory("fpgamr-embedded-");
         int slots = Math.max(1, Runtime.getRuntime().availableProcessors());
-        int fpgaSlots = slots + fpgaDevices;
+        // The nodes' speeds are measured while HDFS starts (one profile per node type: the nodes share this machine).
+        CompletableFuture<Map<String, SpeedProfile>> profiles = CompletableFuture.supplyAsync(() -> profileNodeTypes(specs));
         // The mini clusters put their NodeManager and log dirs under test.build.data (default:
         // target/test/data in the current directory); keep them in the work dir instead.
         System.setProperty("test.build.data", work.resolve("yarn").toString());
@@ -114,14 +173,12 @@ public final class EmbeddedCluster implements AutoCloseable {
         conf.set("hadoop.tmp.dir", work.resolve("tmp").toString());
         MiniDFSCluster dfs = null;
         MiniMRYarnCluster yarn = null;
+        List<NodeManager> nodeManagers = new ArrayList<>();
         EmbeddedCluster c;
         try {
             dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
             dfs.waitActive();
             conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
-            // The CPU node: room for the AM and one map per core; reduces fit once maps finish.
-            conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, AM_MB + slots * MAP_MB);
-            conf.setInt(YarnConfiguration.NM_VCORES, slots + 1);
             conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
             conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
             conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.9f);
@@ -170,15 +227,35 @@ public final class EmbeddedCluster implements AutoCloseable {
             // A NodeManager deletes a finished application's container logs after this long; stopping,
             // it waits up to 10 s per node for that deletion. The cluster's directory goes when it stops.
             Defaults.set(conf, YarnConfiguration.NM_LOG_RETAIN_SECONDS, 0);
-            yarn = new MiniMRYarnCluster("fpgamr", cpuNodes);
+            // Node attributes (the nodes' speeds) are kept by the ResourceManager in the cluster's directory.
+            conf.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR, work.resolve("node-attributes").toUri().toString());
+            // The ResourceManager and history server: the NodeManagers are this cluster's own, below.
+            yarn = new MiniMRYarnCluster("fpgamr", 0);
             yarn.init(conf);
             yarn.start();
             Path fpgaState = work.resolve("fpga-node");
-            NodeManager fpgaNode = fpgaDevices > 0
-                ? startFpgaNode(yarn, work.resolve("fpga-nm"), fpgaState, fpgaDevices, fpgaSlots, base) : null;
-            c = new EmbeddedCluster(work, dfs, yarn, fpgaNode, fpgaState,
-                cpuNodes * slots + (fpgaNode != null ? fpgaSlots : 0));
+            Map<String, SpeedProfile> measured = profiles.join();
+            NodeManager fpgaNode = null;
+            int mapSlots = 0;
+            for (int i = 0; i < specs.size(); i++) {
+                NodeSpec spec = specs.get(i);
+                Path dir = work.resolve("nm-" + (i + 1));
+                Files.createDirectories(dir);
+                SpeedProfile profile = measured.get(spec.type());
+                if (profile != null) {
+                    profile.write(dir.resolve(PROFILE_FILE));
+                }
+                boolean fpga = spec.fpgaDevices() > 0 && fpgaNode == null;
+                NodeManager nm = startNode(yarn, dir, HOST_PREFIX + (i + 1), spec, slots, fpga ? fpgaState : dir.resolve("fpga"), base);
+                nodeManagers.add(nm);
+                if (fpga) {
+                    fpgaNode = nm;
+                }
+                mapSlots += slots + spec.fpgaDevices();
+            }
+            c = new EmbeddedCluster(work, dfs, yarn, nodeManagers, fpgaNode, fpgaState, mapSlots);
         } catch (IOException | RuntimeException e) {
+            nodeManagers.forEach(NodeManager::stop);
             if (yarn != null) {
                 yarn.stop();
             }
@@ -193,7 +270,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         ShutdownHookManager.get().addShutdownHook(c.stopOnExit, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1,
             STOP_TIMEOUT_S, TimeUnit.SECONDS);
         try {
-            c.awaitNodes(nodes, fpgaDevices);
+            c.awaitNodes(specs.size(), specs.stream().mapToInt(NodeSpec::fpgaDevices).sum());
         } catch (IOException | RuntimeException e) {
             c.close();
             throw e;
@@ -224,20 +301,21 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /**
-     * The FPGA node: the cluster's configuration (with the ResourceManager's bound addresses) plus
-     * its own directories, ports and resources, the FPGA device plugin and the executor that gives
-     * containers their devices. Settings from {@code base} under {@code fpgamr.fpga.} (health
-     * intervals, say) apply to it.
+     * A NodeManager of the cluster at {@code host} (a loopback address of its own): the cluster's
+     * configuration (with the ResourceManager's bound addresses) plus its own directories, ports and
+     * resources (the AM and a map per core, and one map per FPGA), its speed profile as node
+     * attributes, and on an FPGA node the FPGA device plugin and the executor that gives containers
+     * their devices. Settings from {@code base} under {@code fpgamr.fpga.} (health intervals, say)
+     * apply to it.
      */
-    private static NodeManager startFpgaNode(MiniMRYarnCluster yarn, Path dir, Path state, int devices, int slots, Configuration base)
-        throws IOException {
+    private static NodeManager startNode(MiniMRYarnCluster yarn, Path dir, String host, NodeSpec spec, int slots, Path fpgaState,
+        Configuration base) throws IOException {
         Configuration rm = yarn.getResourceManager().getConfig();
         YarnConfiguration c = new YarnConfiguration(yarn.getConfig());
         for (String k : new String[] {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
             YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS}) {
             c.set(k, rm.get(k));
         }
-        String host = MiniYARNCluster.getHostname();
         Files.createDirectories(dir.resolve("local"));
         Files.createDirectories(dir.resolve("log"));
         c.set(YarnConfiguration.NM_LOCAL_DIRS, dir.resolve("local").toString());
@@ -246,25 +324,56 @@ public final class EmbeddedCluster implements AutoCloseable {
         c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
         c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
         c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
-        c.setInt(YarnConfiguration.NM_PMEM_MB, AM_MB + slots * MAP_MB);
-        c.setInt(YarnConfiguration.NM_VCORES, slots + 1);
+        int maps = slots + spec.fpgaDevices();
+        c.setInt(YarnConfiguration.NM_PMEM_MB, AM_MB + maps * MAP_MB);
+        c.setInt(YarnConfiguration.NM_VCORES, maps + 1);
         c.setBoolean(YarnConfiguration.NM_ENABLE_HARDWARE_CAPABILITY_DETECTION, false);
         c.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
         c.setLong(YarnConfiguration.NM_RESOURCE_MON_INTERVAL_MS, 0);
-        c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, "io.fpgamr.yarn.FpgaContainerExecutor");
-        c.setBoolean(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_ENABLED, true);
-        c.set(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_DEVICE_CLASSES, "io.fpgamr.yarn.FpgaDevicePlugin");
-        c.setInt("fpgamr.fpga.vsim.devices", devices);
-        c.set("fpgamr.fpga.state-dir", state.toString());
-        c.setBoolean("fpgamr.fpga.uio.discover", false);
-        base.getPropsWithPrefix("fpgamr.fpga.").forEach((k, v) -> c.set("fpgamr.fpga." + k, v));
+        c.set(YarnConfiguration.NM_NODE_ATTRIBUTES_PROVIDER_CONFIG, "io.fpgamr.yarn.SpeedAttributesProvider");
+        c.set("fpgamr.speed.profile", dir.resolve(PROFILE_FILE).toString());
+        if (spec.fpgaDevices() > 0) {
+            c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, "io.fpgamr.yarn.FpgaContainerExecutor");
+            c.setBoolean(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_ENABLED, true);
+            c.set(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_DEVICE_CLASSES, "io.fpgamr.yarn.FpgaDevicePlugin");
+            c.setInt("fpgamr.fpga.vsim.devices", spec.fpgaDevices());
+            c.set("fpgamr.fpga.state-dir", fpgaState.toString());
+            c.setBoolean("fpgamr.fpga.uio.discover", false);
+            base.getPropsWithPrefix("fpgamr.fpga.").forEach((k, v) -> c.set("fpgamr.fpga." + k, v));
+        }
         NodeManager nm = new NodeManager();
         nm.init(c);
         nm.start();
         if (nm.getServiceState() != Service.STATE.STARTED) {
-            throw new IOException("the FPGA NodeManager failed to start");
+            throw new IOException("the " + spec.type() + " NodeManager at " + host + " failed to start");
         }
         return nm;
+    }
+
+    /**
+     * The speed profile of each node type of {@code specs}, measured in this JVM (the nodes share
+     * this machine): the CPU kernels, and on an FPGA node also its simulated device with the
+     * design the cluster's maps load by default. A node type whose engines do not open here (no
+     * simulated model built) gets only what does.
+     */
+    private static Map<String, SpeedProfile> profileNodeTypes(List<NodeSpec> specs) {
+        SpeedProfiler profiler = new SpeedProfiler(SpeedProfiler.DEFAULT_SECONDS);
+        Map<String, SpeedProfile> byType = new HashMap<>();
+        SpeedProfile cpu = profiler.profile(List.of(EngineSpec.cpu()), Map.of());
+        byType.put(NodeSpec.X86, cpu);
+        if (specs.stream().anyMatch(n -> n.type().equals(NodeSpec.FPGA))) {
+            SpeedProfile fpga = cpu;
+            try {
+                DeviceSpec device = DeviceSpec.parse("vsim:pipelines=" + FpgaRequest.embeddedDesignPipelines());
+                for (SpeedProfile.Speed s : profiler.profile(List.of(EngineSpec.fpga(device)), Map.of()).speeds()) {
+                    fpga = fpga.with(s);
+                }
+            } catch (IllegalArgumentException e) {
+                LOG.warn("the FPGA node's simulated device was not profiled: {}", e.getMessage());
+            }
+            byType.put(NodeSpec.FPGA, fpga);
+        }
+        return byType;
     }
 
     /** The user's own JVM flags under {@code key}, with a space before them, or nothing (Hadoop's default is not the user's). */
@@ -272,18 +381,25 @@ public final class EmbeddedCluster implements AutoCloseable {
         return Defaults.given(base, key) ? " " + base.get(key).strip() : "";
     }
 
-    /** Waits until the ResourceManager has every node, the FPGA node with its devices. */
+    /**
+     * Waits until the ResourceManager has every node, the FPGA node with its devices, and each
+     * node's speed attributes (the job client reads them at submission).
+     */
     private void awaitNodes(int expected, int fpgaDevices) throws IOException {
         long deadline = System.currentTimeMillis() + 60_000;
         while (System.currentTimeMillis() < deadline) {
             int nodes = 0;
+            int profiled = 0;
             long fpgas = 0;
             for (RMNode n : yarn.getResourceManager().getRMContext().getRMNodes().values()) {
                 nodes++;
                 Resource r = n.getTotalCapability();
                 fpgas += r.getResourceValue(FpgaContainer.RESOURCE);
+                if (!yarn.getResourceManager().getRMContext().getNodeAttributesManager().getAttributesForNode(n.getHostName()).isEmpty()) {
+                    profiled++;
+                }
             }
-            if (nodes == expected && fpgas == fpgaDevices) {
+            if (nodes == expected && fpgas == fpgaDevices && profiled == expected) {
                 return;
             }
             try {
@@ -335,15 +451,17 @@ public final class EmbeddedCluster implements AutoCloseable {
         // (the ResourceManager retries an AM it lost).
         killContainers();
         // Each NodeManager waits some seconds for its applications on the way down: in parallel.
-        Thread fpgaStop = new Thread(() -> {
-            if (fpgaNode != null) {
-                fpgaNode.stop();
-            }
-        }, "fpgamr-fpga-nm-stop");
-        fpgaStop.start();
+        List<Thread> stops = new ArrayList<>();
+        for (NodeManager nm : nodeManagers) {
+            Thread t = new Thread(nm::stop, "fpgamr-nm-stop");
+            t.start();
+            stops.add(t);
+        }
         try {
+            for (Thread t : stops) {
+                t.join();
+            }
             yarn.stop();
-            fpgaStop.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

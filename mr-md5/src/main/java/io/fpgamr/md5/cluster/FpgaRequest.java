@@ -30,6 +30,11 @@ public final class FpgaRequest {
     private FpgaRequest() {
     }
 
+    /** The pipelines of {@link #EMBEDDED_DESIGN}'s model. */
+    static int embeddedDesignPipelines() {
+        return Integer.parseInt(EMBEDDED_DESIGN.substring(VSIM_DESIGN.length()));
+    }
+
     public static boolean isVsimDesign(String name) {
         return name.matches(VSIM_DESIGN + "[0-9]+");
     }
