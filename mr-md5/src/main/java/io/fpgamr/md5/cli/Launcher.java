@@ -9,6 +9,7 @@ import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.JobRecord;
 import io.fpgamr.energy.Repetitions;
 import io.fpgamr.energy.Timeline;
+import io.fpgamr.md5.balance.ClusterSpeeds;
 import io.fpgamr.md5.cluster.FpgaRequest;
 import io.fpgamr.md5.cluster.RunCluster;
 import io.fpgamr.md5.job.FpgaFigures;
@@ -136,7 +137,13 @@ public class Launcher extends Configured implements Tool {
                                      java.nio.file.Path copyTo, java.nio.file.Path energyDir, EnergyMonitor monitor) throws Exception {
         Configuration conf = new Configuration(clusterConf);
         conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 200);
-        Job job = Md5Job.create(conf, config.jobParameters(conf, cluster.mapSlots(), cluster.yarn()), outDir);
+        Md5Job.Parameters params = config.jobParameters(conf, cluster.mapSlots(), cluster.yarn());
+        // Each node's speed, as the cluster serves it, sizes the maps' claims (and is reported beside what they hashed).
+        List<ClusterSpeeds.Node> nodes = cluster.yarn() ? ClusterSpeeds.read(conf) : List.of();
+        if (params.streamed()) {
+            ClusterSpeeds.plan(nodes, config.mode() == Mode.SEARCH ? "search" : "bench", config.domain().size(), params.maps()).set(conf);
+        }
+        Job job = Md5Job.create(conf, params, outDir);
         FileSystem fs = outDir.getFileSystem(conf);
 
         long submitMs = System.currentTimeMillis();

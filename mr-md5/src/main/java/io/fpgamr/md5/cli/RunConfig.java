@@ -35,10 +35,12 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * @param summaryJson   where the run's figures go as JSON, or null
  * @param design        the FPGA design the maps need ({@code --design}), or null
  * @param timeoutS      seconds after which a job still running is killed and its run failed; 0: no limit
+ * @param streamed      the maps claim work units while they run, sized by the nodes' speeds ({@code --balance stream},
+ *                      the default); false: equal static splits ({@code --balance static}, or {@code --records-per-split})
  */
 public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk, long recordsPerSplit, int maps, int reducers,
                         EngineSpec engine, ClusterTarget cluster, String output, Path summaryJson, String design, int repeat,
-                        int timeoutS) {
+                        int timeoutS, boolean streamed) {
 
     /** The values of {@code --accel}. */
     static final List<String> ACCELS = List.of("cpu", "fpga", "auto", "java");
@@ -77,7 +79,7 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             long timeout = conf.getLong(MRJobConfig.TASK_TIMEOUT, MRJobConfig.DEFAULT_TASK_TIMEOUT_MILLIS);
             taskEngine = engine.withDevice(device.withWaitMs(timeout > 0 ? timeout / 10 * 9 : 3_600_000L));
         }
-        return new Md5Job.Parameters(mode, domain, ppk, targets, taskEngine, recordsPerSplit, maps > 0 ? maps : mapSlots, reducers);
+        return new Md5Job.Parameters(mode, domain, ppk, targets, taskEngine, recordsPerSplit, maps > 0 ? maps : mapSlots, reducers, streamed);
     }
 
     static Options options() {
@@ -89,6 +91,9 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             + " (2^18, the accelerator batch; default) or 1 (one value per map() call)"));
         o.addOption(option("records-per-split", "N", "records per input split (default: split the domain evenly over the cluster's map slots)"));
         o.addOption(option("maps", "N", "number of map tasks to aim for when --records-per-split is not given (default: every map slot once)"));
+        o.addOption(option("balance", "HOW", "stream (default): each map hashes a reserved unit, then claims units sized by its node's "
+            + "speed until none are left, so each node hashes the share its speed earns; static: equal splits, as plain Hadoop "
+            + "(also with --records-per-split)"));
         o.addOption(option("reducers", "N", "bench mode: number of reducers (default " + JobKeys.DEFAULT_REDUCERS
             + ", as the thesis's Disco setup)"));
         o.addOption(option("cluster", "KIND", "embedded (in-process HDFS + YARN; default without HADOOP_CONF_DIR), local (LocalJobRunner), "
@@ -165,6 +170,13 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
         long recordsPerSplit = intOption(cl, "records-per-split", 0, 1, Integer.MAX_VALUE);
         int maps = intOption(cl, "maps", 0, 1, 100_000);
         int reducers = intOption(cl, "reducers", JobKeys.DEFAULT_REDUCERS, 1, 10_000);
+        String balance = cl.getOptionValue("balance", "stream");
+        if (!balance.equals("stream") && !balance.equals("static")) {
+            throw new UsageException("--balance must be stream or static, got '" + balance + "'");
+        }
+        if (balance.equals("stream") && cl.hasOption("balance") && cl.hasOption("records-per-split")) {
+            throw new UsageException("--records-per-split gives static splits: it does not go with --balance stream");
+        }
         if (cl.hasOption("reducers") && mode == Mode.SEARCH) {
             throw new UsageException("--reducers applies to bench mode only: search maps emit matches directly");
         }
@@ -199,7 +211,7 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
         String output = cl.getOptionValue("output",
             "fpgamr-output/" + mode.label() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         return new RunConfig(mode, Targets.unique(targets), domain, ppk, recordsPerSplit, maps, reducers,
-            engine, cluster, output, summaryJson, design, repeat, timeoutS);
+            engine, cluster, output, summaryJson, design, repeat, timeoutS, balance.equals("stream") && recordsPerSplit == 0);
     }
 
     private static int intOption(CommandLine cl, String name, int dflt, int min, int max) throws UsageException {

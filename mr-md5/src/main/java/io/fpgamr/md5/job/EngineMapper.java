@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
 abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(EngineMapper.class);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The kind of engine ({@code cpu}, {@code fpga}) of the map running in this thread: its record reader sizes its claims by it. */
+    private static final ThreadLocal<String> ENGINE_KIND = new ThreadLocal<>();
 
     protected Domain domain;
     protected Md5Engine engine;
@@ -73,11 +75,17 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
             context.getCounter(Md5Counters.JAVA_FALLBACK_MAPS).increment(1);
         }
         LOG.info("MD5 engine {} with {} thread(s)", engine.name(), threads);
+        ENGINE_KIND.set(engine.kind());
         LocalTasks.MAPS.incrementAndGet();
         if (engine.kind().equals("fpga")) {
             LocalTasks.FPGA_MAPS.incrementAndGet();
         }
         lastBatchEnd = System.nanoTime();
+    }
+
+    /** The engine kind of the map running in this thread ({@code cpu}, {@code fpga}), or null before its setup. */
+    static String runningEngineKind() {
+        return ENGINE_KIND.get();
     }
 
     /** The engine's digests of {@code [start, start + count)} into {@code digests}, its CPU time counted. */
@@ -173,6 +181,7 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         context.getCounter(Md5Counters.MAP_READ_US).increment(readNs / 1000);
         context.getCounter(Md5Counters.MAP_WRITE_US).increment(Math.max(0, writeNs) / 1000);
         engine.close();
+        ENGINE_KIND.remove();
         TaskSpans.writeMap(context, engine, startMs);
     }
 }

@@ -1,6 +1,7 @@
 package io.fpgamr.md5.job;
 
 import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.md5.balance.WorkPlan;
 import io.fpgamr.md5.shuffle.BenchShuffle;
 import java.io.IOException;
 import java.util.List;
@@ -40,10 +41,11 @@ public final class Md5Job {
 
     /**
      * What one job computes: the mode, the domain, values per record, the targets, the engine the
-     * tasks open, records per split (0: from {@code maps}), maps to aim for, and bench mode's reducers.
+     * tasks open, records per split (0: from {@code maps}), maps to aim for, bench mode's reducers,
+     * and whether the maps claim their work while they run ({@link io.fpgamr.md5.balance.WorkPlan}) or have static splits.
      */
     public record Parameters(Mode mode, Domain domain, int ppk, List<String> targets, EngineSpec engine, long recordsPerSplit,
-                             int maps, int reducers) {
+                             int maps, int reducers, boolean streamed) {
         public Parameters {
             targets = List.copyOf(targets);
         }
@@ -62,9 +64,12 @@ public final class Md5Job {
             conf.setLong(JobKeys.RECORDS_PER_SPLIT, p.recordsPerSplit());
         }
         conf.setInt(JobKeys.MAPS, p.maps());
-        // A map's work is exactly its split: a second attempt running beside it would only compete for the device.
-        conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
-        conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+        // The plain Hadoop job has plain splits.
+        conf.set(WorkPlan.MODE, p.streamed() && p.mode() != Mode.BASELINE ? "stream" : "static");
+        // A map's work is its split and what it claims: a second attempt running beside it would redo
+        // its task's work and compete for the device (a user's -D may still ask for one).
+        Defaults.set(conf, MRJobConfig.MAP_SPECULATIVE, false);
+        Defaults.set(conf, MRJobConfig.REDUCE_SPECULATIVE, false);
 
         Job job = Job.getInstance(conf, "fpgamr " + p.mode().label() + " bits=" + p.domain().bits());
         job.setJarByClass(Md5Job.class);

@@ -1,5 +1,8 @@
 package io.fpgamr.md5.job;
 
+import io.fpgamr.md5.balance.ClaimLog;
+import io.fpgamr.md5.balance.WorkPlan;
+import io.fpgamr.md5.balance.WorkStream;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -13,25 +16,36 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
 
 /**
  * Input without stored data, after TeraGen's RangeInputFormat: the domain {@code [0, 2^bits)} is cut
  * into records of {@code ppk} consecutive values (key = first value, value = count; the last record
- * may be short) and the records into splits of {@code records.per.split} (the last split may be short).
+ * may be short). How records reach the maps:
+ * <ul>
+ *   <li>streamed (the default, {@link WorkPlan}): each map's split is one reserved work unit (a
+ *       batch of 2^18 values), and its reader then hands the map the units it claims from the
+ *       job's pool while it runs ({@link WorkStream}), so each node hashes the share its speed
+ *       earns;
+ *   <li>static ({@code fpgamr.balance=static}, or {@code records.per.split} given): splits of
+ *       {@code records.per.split} records (the last split may be short), as plain Hadoop would.
+ * </ul>
  */
 public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable> {
 
-    /** Records {@code [firstRecord, firstRecord + records)}. */
+    /** Records {@code [firstRecord, firstRecord + records)}; a streamed split's map claims more as it runs. */
     public static class RangeSplit extends InputSplit implements Writable {
         long firstRecord;
         long records;
+        boolean streams;
 
         public RangeSplit() {
         }
 
-        RangeSplit(long firstRecord, long records) {
+        RangeSplit(long firstRecord, long records, boolean streams) {
             this.firstRecord = firstRecord;
             this.records = records;
+            this.streams = streams;
         }
 
         public long firstRecord() {
@@ -56,23 +70,30 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
         public void write(DataOutput out) throws IOException {
             out.writeLong(firstRecord);
             out.writeLong(records);
+            out.writeBoolean(streams);
         }
 
         @Override
         public void readFields(DataInput in) throws IOException {
             firstRecord = in.readLong();
             records = in.readLong();
+            streams = in.readBoolean();
         }
 
         @Override
         public String toString() {
-            return "records " + firstRecord + "+" + records;
+            return "records " + firstRecord + "+" + records + (streams ? " and claimed units" : "");
         }
     }
 
     /** Total number of records for a domain size and values per record. */
     public static long recordCount(long domainSize, int ppk) {
         return (domainSize + ppk - 1) / ppk;
+    }
+
+    /** Whether the job streams its work (claims) or has static splits of {@link JobKeys#RECORDS_PER_SPLIT}. */
+    public static boolean streams(Configuration conf) {
+        return WorkPlan.streams(conf) && conf.getLong(JobKeys.RECORDS_PER_SPLIT, 0) <= 0;
     }
 
     /** Records per split: the configured value, else enough splits for every map slot ({@link JobKeys#MAPS}). */
@@ -91,14 +112,33 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
         long total = recordCount(domainSize, ppk);
         List<InputSplit> splits = new ArrayList<>();
         for (long first = 0; first < total; first += recordsPerSplit) {
-            splits.add(new RangeSplit(first, Math.min(recordsPerSplit, total - first)));
+            splits.add(new RangeSplit(first, Math.min(recordsPerSplit, total - first), false));
         }
         return splits;
+    }
+
+    /** A streamed job's splits: each map's reserved unit (the plan's first units), as records. */
+    public static List<InputSplit> streamedSplits(WorkPlan plan, int ppk) {
+        List<InputSplit> splits = new ArrayList<>();
+        for (long u = 0; u < plan.reserved(); u++) {
+            long[] r = records(plan, ppk, u, 1);
+            splits.add(new RangeSplit(r[0], r[1] - r[0], true));
+        }
+        return splits;
+    }
+
+    /** The records {@code [r[0], r[1])} of units {@code [first, first + count)}. */
+    static long[] records(WorkPlan plan, int ppk, long first, long count) {
+        long[] v = plan.values(first, count);
+        return new long[] {v[0] / ppk, (v[1] + ppk - 1) / ppk};
     }
 
     @Override
     public List<InputSplit> getSplits(JobContext context) {
         Configuration conf = context.getConfiguration();
+        if (streams(conf)) {
+            return streamedSplits(WorkPlan.of(conf), JobKeys.ppk(conf));
+        }
         Domain domain = JobKeys.domain(conf);
         return splits(domain.size(), JobKeys.ppk(conf), recordsPerSplit(conf));
     }
@@ -108,18 +148,24 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
         return new RangeReader();
     }
 
-    /** Yields (first value, value count) per record of the split. */
+    /**
+     * Yields (first value, value count) per record of the split, then, for a streamed split, of each
+     * range of units its {@link WorkStream} claims.
+     */
     static class RangeReader extends RecordReader<LongWritable, LongWritable> {
         private long domainSize;
         private int ppk;
         private long next;
         private long end;
         private long first;
+        private WorkPlan plan;
+        private WorkStream stream;
+        private boolean began;
         private final LongWritable key = new LongWritable();
         private final LongWritable value = new LongWritable();
 
         @Override
-        public void initialize(InputSplit split, TaskAttemptContext context) {
+        public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
             Configuration conf = context.getConfiguration();
             RangeSplit range = (RangeSplit) split;
             domainSize = JobKeys.domain(conf).size();
@@ -127,12 +173,35 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
             first = range.firstRecord;
             next = range.firstRecord;
             end = range.firstRecord + range.records;
+            if (range.streams) {
+                plan = WorkPlan.of(conf);
+                TaskAttemptID id = context.getTaskAttemptID();
+                ClaimLog log = ClaimLog.open(conf, WorkPlan.logDir(conf), id.toString());
+                stream = new WorkStream(log, plan, id.getTaskID().getId(), id.getId(), 0, System::currentTimeMillis);
+            }
         }
 
         @Override
-        public boolean nextKeyValue() {
-            if (next >= end) {
-                return false;
+        public boolean nextKeyValue() throws IOException, InterruptedException {
+            if (stream != null && !began) {
+                // the map's engine is open now (its setup ran): its speed is given by its node and engine
+                began = true;
+                WorkPlan.Given g = plan.given(TaskSpans.host(), EngineMapper.runningEngineKind());
+                stream.given(g == null ? 0 : g.valuesPerS());
+                stream.begin((end - next) * ppk);
+            }
+            while (next >= end) {
+                if (stream == null) {
+                    return false;
+                }
+                WorkStream.Range r = stream.next();
+                if (r == null) {
+                    stream = null;
+                    return false;
+                }
+                long[] recs = records(plan, ppk, r.first(), r.count());
+                next = recs[0];
+                end = recs[1];
             }
             long start = next * ppk;
             key.set(start);
@@ -153,7 +222,10 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
 
         @Override
         public float getProgress() {
-            return end == first ? 1f : (next - first) / (float) (end - first);
+            if (stream != null) {
+                return stream.progress();
+            }
+            return end == first || plan != null ? 1f : (next - first) / (float) (end - first);
         }
 
         @Override

@@ -51,6 +51,12 @@ public final class TaskSpans {
         return context.getTaskAttemptID().getTaskID().toString();
     }
 
+    /** The NodeManager's host inside a YARN container, the host name elsewhere: how node attributes and the balance plan name a node. */
+    static String host() throws IOException {
+        String host = System.getenv("NM_HOST");
+        return host != null ? host : InetAddress.getLocalHost().getHostName();
+    }
+
     /** The NodeManager's id inside a YARN container, the host name elsewhere. */
     private static String nodeName() throws IOException {
         String host = System.getenv("NM_HOST");

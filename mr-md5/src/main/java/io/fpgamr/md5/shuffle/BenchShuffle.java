@@ -34,7 +34,10 @@ public final class BenchShuffle {
         conf.setStrings(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, ByteKeyCollector.class.getName(),
             MapTask.MapOutputBuffer.class.getName());
         conf.setInt(ByteKeyCollector.VALUE_BYTES, valueBytes);
-        long values = Math.min(domain.size(), Md5RangeInputFormat.recordsPerSplit(conf) * JobKeys.ppk(conf));
+        // A streamed map's output is what it claims: room for twice an even share (faster maps take
+        // more; a map that outgrows it spills and merges).
+        long values = Md5RangeInputFormat.streams(conf) ? Math.min(domain.size(), 2 * domain.size() / Math.max(1, conf.getInt(JobKeys.MAPS, 1)))
+            : Math.min(domain.size(), Md5RangeInputFormat.recordsPerSplit(conf) * JobKeys.ppk(conf));
         Defaults.set(conf, ByteKeyCollector.BUFFER_MB, ByteKeyCollector.bufferMbFor(values, valueBytes));
 
         // No intermediate compression: 16 of a pair's 23 bytes are a digest, which does not

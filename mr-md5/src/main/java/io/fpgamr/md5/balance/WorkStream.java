@@ -1,0 +1,226 @@
+package io.fpgamr.md5.balance;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * A map attempt's work after its reserved unit: ranges of units it claims from the job's pool
+ * while it runs, after the seeds' streaming of work units to unequal nodes (001: a node keeps
+ * taking the next unit, sized to its speed, until none is left) with the computing ratio (004) as
+ * the share a claim is sized by. The pool is taken front to back through the job's
+ * {@link ClaimLog}: entry {@code n} claims the units after entry {@code n - 1}'s, so every task
+ * that has read the log agrees on who has what.
+ *
+ * <p><b>Counted once.</b> Claims belong to the map task, not its attempt. An attempt first hashes
+ * what its task's earlier attempts claimed (a killed attempt's work is done again, by its task),
+ * then claims more, and before it ends, with the pool empty, hashes every unit its task claimed
+ * that it has not (a speculative attempt running beside it claims for the same task). Whichever
+ * attempt of a task commits has so hashed exactly its task's units, and its counters are the
+ * task's; the others' are discarded by the framework.
+ *
+ * <p><b>Claim sizes.</b> A claim takes half of this map's share of what is left (guided
+ * self-scheduling: the share is its speed over the sum of the job's maps' speeds), at least one
+ * unit and at least {@link #MIN_CLAIM_S} of its own work, so claims shrink as the pool empties and
+ * the maps finish together. Its speed is what it measured itself (its values over its time so far)
+ * once it has hashed anything, else what the node's profile gave it.
+ *
+ * <p><b>A slow map waits rather than straggles.</b> A map that would take longer to hash one unit
+ * than the other maps need to empty the pool (their rate: what each finished between its first and
+ * its latest claim, read from the log) does not claim: it checks the log again after
+ * {@link #POLL_MS}, and ends when the pool is empty. If the others stop claiming (their attempts
+ * died), it claims after all.
+ */
+public final class WorkStream {
+    /** A claim is at least this much of the claiming map's own time. */
+    static final double MIN_CLAIM_S = 0.25;
+    /** How often a waiting map reads the log again. */
+    static final long POLL_MS = 100;
+
+    /** Units {@code [first, first + count)}. */
+    public record Range(long first, long count) {
+    }
+
+    private final ClaimLog log;
+    private final WorkPlan plan;
+    private final int task;
+    private final int attempt;
+    private double givenSpeed;
+    private final LongSupplier clock;
+
+    /** The log as read so far: each entry and its first unit. */
+    private final List<Claim> entries = new ArrayList<>();
+    private final List<Long> firsts = new ArrayList<>();
+    private long claimed;
+    private final Set<Integer> hashed = new HashSet<>();
+    /** Values handed out so far, and since when: this map's own speed. */
+    private long valuesOut;
+    private long beganMs = -1;
+    private long lastOthersClaimMs;
+
+    /**
+     * @param givenSpeed the speed the plan gave this map's node and engine, values/s (0: none)
+     * @param clock      the wall clock, ms
+     */
+    public WorkStream(ClaimLog log, WorkPlan plan, int task, int attempt, double givenSpeed, LongSupplier clock) {
+        this.log = log;
+        this.plan = plan;
+        this.task = task;
+        this.attempt = attempt;
+        this.givenSpeed = givenSpeed;
+        this.clock = clock;
+    }
+
+    /** The speed the plan gave this map's node and engine, values/s (0: none), once the map knows its engine. */
+    public void given(double valuesPerS) {
+        givenSpeed = valuesPerS;
+    }
+
+    /** The map began hashing {@code values} values of its own (its reserved unit) now. */
+    public void begin(long values) {
+        beganMs = clock.getAsLong();
+        valuesOut = values;
+    }
+
+    /** Units of the pool: those after the reserved ones. */
+    private long poolUnits() {
+        return plan.units() - plan.reserved();
+    }
+
+    /** The next units this attempt hashes, or null when it is done; the ranges handed out before are hashed. */
+    public Range next() throws IOException, InterruptedException {
+        if (beganMs < 0) {
+            begin(0);
+        }
+        while (true) {
+            readNew();
+            Range owed = owed();
+            if (owed != null) {
+                return handOut(owed);
+            }
+            long left = poolUnits() - claimed;
+            if (left <= 0) {
+                return null;
+            }
+            long units = claimSize(left);
+            if (units == 0) {
+                Thread.sleep(POLL_MS);
+                continue;
+            }
+            int seq = entries.size();
+            Claim c = new Claim(task, attempt, units, clock.getAsLong());
+            if (log.publish(seq, c)) {
+                add(c);
+                hashed.add(seq);
+                return handOut(new Range(firsts.get(seq), units));
+            }
+        }
+    }
+
+    /** Progress: the pool's share claimed so far, by anyone. */
+    public float progress() {
+        return poolUnits() <= 0 ? 1f : (float) claimed / poolUnits();
+    }
+
+    private Range handOut(Range r) {
+        long[] v = plan.values(r.first(), r.count());
+        valuesOut += v[1] - v[0];
+        return r;
+    }
+
+    /** The first entry of this task not hashed by this attempt (its task's earlier or concurrent attempts claimed it). */
+    private Range owed() {
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i).task() == task && hashed.add(i)) {
+                return new Range(firsts.get(i), entries.get(i).units());
+            }
+        }
+        return null;
+    }
+
+    void readNew() throws IOException {
+        for (Claim c; (c = log.read(entries.size())) != null;) {
+            add(c);
+        }
+    }
+
+    private void add(Claim c) {
+        entries.add(c);
+        firsts.add(plan.reserved() + claimed);
+        claimed += c.units();
+        if (c.task() != task) {
+            lastOthersClaimMs = Math.max(lastOthersClaimMs, c.atMs());
+        }
+    }
+
+    /** This map's values/s: measured once it has hashed for a while, else the plan's. */
+    double speed() {
+        long now = clock.getAsLong();
+        if (beganMs >= 0 && now - beganMs >= 50 && valuesOut > 0) {
+            return valuesOut * 1000.0 / (now - beganMs);
+        }
+        if (givenSpeed > 0) {
+            return givenSpeed;
+        }
+        return plan.total() > 0 ? plan.total() / plan.maps() : 0;
+    }
+
+    /** Units to claim now, of {@code left} in the pool; 0 to wait. */
+    long claimSize(long left) {
+        double s = speed();
+        if (!(s > 0)) {
+            return Math.max(1, left / (2L * plan.maps()));
+        }
+        double unitS = plan.unitValues() / s;
+        double share = plan.total() > 0 ? Math.min(1, s / plan.total()) : 1.0 / plan.maps();
+        long units = (long) Math.ceil(left * share / 2);
+        units = Math.max(units, (long) Math.ceil(MIN_CLAIM_S / unitS));
+        double others = othersRate();
+        if (others > 0) {
+            // what the others need to empty the pool without this map
+            double othersS = left * plan.unitValues() / others;
+            long fits = (long) Math.floor(othersS / unitS);
+            long now = clock.getAsLong();
+            boolean othersStopped = now - lastOthersClaimMs > Math.max(2000, 2 * unitS * 1000);
+            if (fits < 1 && !othersStopped) {
+                return 0;
+            }
+            units = Math.min(units, Math.max(1, fits));
+        }
+        return Math.max(1, Math.min(units, left));
+    }
+
+    /**
+     * The values/s the other tasks finish, from the log: a task claims its next units when it has
+     * hashed its last ones, so between its first and its latest claim it finished all but its
+     * latest. 0 when no other task has claimed twice.
+     */
+    double othersRate() {
+        Map<Integer, long[]> byTask = new HashMap<>(); // first ms, latest ms, units before the latest, latest's units
+        for (Claim c : entries) {
+            if (c.task() == task) {
+                continue;
+            }
+            long[] t = byTask.get(c.task());
+            if (t == null) {
+                byTask.put(c.task(), new long[] {c.atMs(), c.atMs(), 0, c.units()});
+            } else {
+                t[2] += t[3];
+                t[1] = c.atMs();
+                t[3] = c.units();
+            }
+        }
+        double rate = 0;
+        for (long[] t : byTask.values()) {
+            if (t[1] > t[0]) {
+                rate += t[2] * (double) plan.unitValues() * 1000.0 / (t[1] - t[0]);
+            }
+        }
+        return rate;
+    }
+}

@@ -1,0 +1,228 @@
+package io.fpgamr.md5.balance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.md5.job.JobKeys;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The claims of a job's maps over a real claim log on the local file system (the local runner's):
+ * every unit of the pool is handed to exactly one task, whatever the interleaving; a task's units
+ * are hashed again by its next attempt when one dies, and by both of two attempts running at once;
+ * claims follow the maps' speeds; a slow map waits rather than take a unit it would finish last.
+ */
+class WorkStreamTest {
+    private static final long UNIT = JobKeys.BATCH;
+
+    @TempDir
+    Path dir;
+
+    private ClaimLog log(String owner) throws Exception {
+        return ClaimLog.open(new Configuration(), new org.apache.hadoop.fs.Path(dir.toUri()), owner);
+    }
+
+    /** A plan of {@code units} units over {@code maps} maps, every map given {@code speed} values/s. */
+    private static WorkPlan plan(long units, int maps, double speed) {
+        return new WorkPlan(units * UNIT, maps, Map.of(), speed * maps);
+    }
+
+    /** Every range the stream hands out until it is done, units expanded. */
+    private static List<Long> drain(WorkStream s) throws Exception {
+        List<Long> units = new ArrayList<>();
+        for (WorkStream.Range r; (r = s.next()) != null;) {
+            for (long u = r.first(); u < r.first() + r.count(); u++) {
+                units.add(u);
+            }
+        }
+        return units;
+    }
+
+    @Test
+    void oneMapTakesTheWholePoolInShrinkingClaims() throws Exception {
+        WorkPlan plan = plan(100, 1, 1e6);
+        AtomicLong now = new AtomicLong(1_000);
+        WorkStream s = new WorkStream(log("a0"), plan, 0, 0, 1e6, now::get);
+        s.begin(UNIT);
+        List<Long> sizes = new ArrayList<>();
+        List<Long> units = new ArrayList<>();
+        for (WorkStream.Range r; (r = s.next()) != null;) {
+            sizes.add(r.count());
+            for (long u = r.first(); u < r.first() + r.count(); u++) {
+                units.add(u);
+            }
+            now.addAndGet(1000 * r.count() * UNIT / 1_000_000);
+        }
+        // the pool is units 1..99 (unit 0 is the map's own), each once, in order
+        assertEquals(99, units.size());
+        for (int i = 0; i < units.size(); i++) {
+            assertEquals(i + 1, units.get(i));
+        }
+        // guided self-scheduling: half of what is left, then less, down to the smallest claim
+        assertEquals(50, sizes.get(0));
+        assertEquals(25, sizes.get(1));
+        for (int i = 1; i < sizes.size(); i++) {
+            assertTrue(sizes.get(i) <= sizes.get(i - 1), "claims shrink: " + sizes);
+        }
+        assertEquals(1f, s.progress());
+    }
+
+    @Test
+    void concurrentMapsShareThePoolExactlyOnce() throws Exception {
+        int maps = 6;
+        WorkPlan plan = plan(4000, maps, 1e8);
+        ExecutorService pool = Executors.newFixedThreadPool(maps);
+        try {
+            List<Future<List<Long>>> got = new ArrayList<>();
+            for (int t = 0; t < maps; t++) {
+                int task = t;
+                got.add(pool.submit(() -> {
+                    WorkStream s = new WorkStream(log("attempt_" + task), plan, task, 0, 0, System::currentTimeMillis);
+                    return drain(s);
+                }));
+            }
+            long[] seen = new long[4000];
+            for (Future<List<Long>> f : got) {
+                for (long u : f.get()) {
+                    seen[(int) u]++;
+                }
+            }
+            for (int u = 0; u < maps; u++) {
+                assertEquals(0, seen[u], "reserved unit " + u + " is its map's own, never claimed");
+            }
+            for (int u = maps; u < 4000; u++) {
+                assertEquals(1, seen[u], "unit " + u);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aKilledAttemptsUnitsAreHashedByItsTasksNextAttempt() throws Exception {
+        WorkPlan plan = plan(200, 2, 1e6);
+        AtomicLong now = new AtomicLong(1_000);
+        // task 1's first attempt claims twice, then dies (its output and counters are discarded)
+        WorkStream dead = new WorkStream(log("t1a0"), plan, 1, 0, 1e6, now::get);
+        dead.begin(UNIT);
+        List<Long> lost = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            WorkStream.Range r = dead.next();
+            for (long u = r.first(); u < r.first() + r.count(); u++) {
+                lost.add(u);
+            }
+        }
+        // task 0 runs to the end; task 1's second attempt hashes what its first claimed, first
+        List<Long> task0 = drain(new WorkStream(log("t0a0"), plan, 0, 0, 1e6, now::get));
+        WorkStream retry = new WorkStream(log("t1a1"), plan, 1, 1, 1e6, now::get);
+        List<Long> task1 = drain(retry);
+        assertEquals(lost, task1.subList(0, lost.size()));
+        long[] seen = new long[200];
+        task0.forEach(u -> seen[(int) (long) u]++);
+        task1.forEach(u -> seen[(int) (long) u]++);
+        for (int u = 2; u < 200; u++) {
+            assertEquals(1, seen[u], "unit " + u);
+        }
+    }
+
+    @Test
+    void twoAttemptsOfATaskEachHashAllOfItsUnits() throws Exception {
+        WorkPlan plan = plan(300, 2, 1e6);
+        AtomicLong now = new AtomicLong(1_000);
+        WorkStream first = new WorkStream(log("t0a0"), plan, 0, 0, 1e6, now::get);
+        WorkStream speculative = new WorkStream(log("t0a1"), plan, 0, 1, 1e6, now::get);
+        WorkStream other = new WorkStream(log("t1a0"), plan, 1, 0, 1e6, now::get);
+        List<Long> a = new ArrayList<>();
+        List<Long> b = new ArrayList<>();
+        List<Long> c = new ArrayList<>();
+        boolean aDone = false;
+        boolean bDone = false;
+        boolean cDone = false;
+        // interleaved, one call each in turn
+        while (!(aDone && bDone && cDone)) {
+            aDone = aDone || take(first, a);
+            bDone = bDone || take(speculative, b);
+            cDone = cDone || take(other, c);
+        }
+        a.sort(null);
+        b.sort(null);
+        assertEquals(a, b, "both attempts of task 0 hashed exactly task 0's units");
+        long[] seen = new long[300];
+        a.forEach(u -> seen[(int) (long) u]++);
+        c.forEach(u -> seen[(int) (long) u]++);
+        for (int u = 2; u < 300; u++) {
+            assertEquals(1, seen[u], "unit " + u + " counted once, whichever attempt of task 0 commits");
+        }
+    }
+
+    /** One call of {@code s}, its units added to {@code to}; true when the stream is done. */
+    private static boolean take(WorkStream s, List<Long> to) throws Exception {
+        WorkStream.Range r = s.next();
+        if (r == null) {
+            return true;
+        }
+        for (long u = r.first(); u < r.first() + r.count(); u++) {
+            to.add(u);
+        }
+        return false;
+    }
+
+    @Test
+    void aFasterMapClaimsMore() throws Exception {
+        // two maps given 3e8 and 1e8 values/s: the first claim is half of each one's share of the pool
+        WorkPlan plan = new WorkPlan(10_002 * UNIT, 2, Map.of(), 4e8);
+        AtomicLong now = new AtomicLong(1_000);
+        WorkStream fast = new WorkStream(log("t0a0"), plan, 0, 0, 3e8, now::get);
+        WorkStream slow = new WorkStream(log("t1a0"), plan, 1, 0, 1e8, now::get);
+        assertEquals(3750, fast.next().count());
+        assertEquals(782, slow.next().count(), "half of a quarter of the 6250 units left, rounded up");
+    }
+
+    @Test
+    void aSlowMapWaitsWhileTheOthersEmptyThePoolSooner() throws Exception {
+        WorkPlan plan = plan(1000, 2, 1e8);
+        AtomicLong now = new AtomicLong(10_000);
+        ClaimLog shared = log("x");
+        // another task finished 100 units in 1 s, by its claims' times: 2.6e7 values/s
+        shared.publish(0, new Claim(0, 0, 100, 10_000));
+        shared.publish(1, new Claim(0, 0, 50, 11_000));
+        // a map of 1e4 values/s needs 26 s for a unit; the others need 848 units / 2.6e7 = 8.5 s
+        WorkStream slow = new WorkStream(log("t1a0"), plan, 1, 0, 1e4, now::get);
+        slow.readNew();
+        now.set(11_500);
+        assertEquals(0, slow.claimSize(848 - 0));
+        assertEquals(100 * UNIT * 1000.0 / 1000, slow.othersRate(), 1);
+        // a map of 1e7 values/s takes a claim the others would take longer for
+        WorkStream fast = new WorkStream(log("t2a0"), plan, 2, 0, 1e7, now::get);
+        fast.readNew();
+        assertTrue(fast.claimSize(848) >= 1);
+        // when the others stop claiming (their attempts died), the slow map claims after all
+        now.set(11_000 + 60_000);
+        assertEquals(1, slow.claimSize(848));
+    }
+
+    @Test
+    void aDomainSmallerThanAUnitIsOneReservedUnit() {
+        WorkPlan plan = new WorkPlan(1L << 10, 4, Map.of(), 0);
+        assertEquals(1, plan.units());
+        assertEquals(1, plan.reserved());
+        assertEquals(1L << 10, plan.values(0, 1)[1]);
+    }
+
+    @Test
+    void aStreamWithNothingLeftEnds() throws Exception {
+        WorkPlan plan = plan(3, 3, 1e6);
+        assertNull(new WorkStream(log("a"), plan, 0, 0, 1e6, System::currentTimeMillis).next());
+    }
+}
