@@ -10,15 +10,17 @@ import java.util.List;
  * (what hashed a map's values; a reduce's is cpu), {@code simulated} true when that FPGA was a
  * simulated device (a CPU running the Verilated design: its times are the simulation's, not an
  * FPGA's). A reduce's {@code readyMs} is when its input was shuffled and merged: its shuffle phase
- * is start to ready, its reduce phase ready to end; a map's is when its setup was done.
+ * is start to ready, its reduce phase ready to end; a map's is when its setup was done. A map's
+ * {@code values} are the values its engine hashed, as the engine counted them (0 for a reduce):
+ * what each node did of the job.
  */
 public record TaskSpan(String task, String kind, String node, String hardware, boolean simulated, long startMs, long readyMs,
-                       long endMs) {
+                       long endMs, long values) {
     public static final String MAP = "map";
     public static final String REDUCE = "reduce";
     /** The CSV form (the tasks' side files and the energy folder's spans.csv), through Jackson's CSV module. */
     public static final CsvTable<TaskSpan> CSV = new CsvTable<>(TaskSpan.class,
-        "task", "kind", "node", "hardware", "simulated", "start_ms", "ready_ms", "end_ms");
+        "task", "kind", "node", "hardware", "simulated", "start_ms", "ready_ms", "end_ms", "values");
     /** The header of the CSV form. */
     public static final String CSV_HEADER = CSV.header();
 
@@ -45,6 +47,11 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
         readyMs = Math.max(startMs, Math.min(readyMs, endMs));
     }
 
+    /** A task that hashed no values of its own (a reduce), or whose count is not known. */
+    public TaskSpan(String task, String kind, String node, String hardware, boolean simulated, long startMs, long readyMs, long endMs) {
+        this(task, kind, node, hardware, simulated, startMs, readyMs, endMs, 0);
+    }
+
     public static TaskSpan ofMap(String node, long startMs, long endMs) {
         return new TaskSpan(MAP, MAP, node, "cpu", false, startMs, startMs, endMs);
     }
@@ -63,7 +70,7 @@ public record TaskSpan(String task, String kind, String node, String hardware, b
     }
 
     public TaskSpan withNode(String newNode) {
-        return new TaskSpan(task, kind, newNode, hardware, simulated, startMs, readyMs, endMs);
+        return new TaskSpan(task, kind, newNode, hardware, simulated, startMs, readyMs, endMs, values);
     }
 
     /** A map is one map phase; a reduce its shuffle (start to ready) and its reduce (ready to end). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.fpgamr.energy.Timeline;
+import io.fpgamr.md5.balance.Balance;
 import io.fpgamr.md5.job.FpgaFigures;
 import io.fpgamr.md5.job.Md5Counters;
 import java.util.List;
@@ -22,12 +23,13 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  * @param mapTime    where the maps' wall time went (the thesis's chapter 12), summed over the maps
  * @param mapsByNode per node, its maps on the CPU and on an FPGA, and whether that FPGA was simulated
  * @param energy     energy's figures of the job ({@code JobEnergy}): joules, TpW, status
+ * @param balance    how the work fell on the nodes: per node the speed given, the values hashed, the last map's end; the straggler
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobSummary(String mode, int bits, int ppk, String cluster, String engine, String output, long valuesHashed, long valuesExpected,
                   long preimagesRejected, double engineCpuS, MapTime mapTime, Shuffle shuffle, Stages stages, double valuesPerS, double mapValuesPerS, Map<String, Timeline.NodeMaps> mapsByNode, String jobId,
-                  String design, Map<String, Object> energy, FpgaFigures fpga, Map<String, Object> repetitions, List<JobSummary> runs) {
+                  String design, Map<String, Object> energy, FpgaFigures fpga, Balance balance, Map<String, Object> repetitions, List<JobSummary> runs) {
 
     /** The thesis's stage table (its table 9.1), from the job's timeline; 0 for a stage that did not happen. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -73,19 +75,19 @@ public record JobSummary(String mode, int bits, int ppk, String cluster, String 
     }
 
     static JobSummary of(RunConfig config, String output, String jobId, String design, WorkCounts counts, Counters counters,
-                         Timeline timeline, Map<String, Object> energy, FpgaFigures fpga) {
+                         Timeline timeline, Map<String, Object> energy, FpgaFigures fpga, Balance balance) {
         Stages st = Stages.of(timeline);
         long hashed = counts.valuesHashed();
         return new JobSummary(config.mode().label(), config.domain().bits(), config.ppk(), config.cluster().name(), config.engine().toString(),
             output, hashed, config.domain().size(), counts.preimagesRejected(), counters.findCounter(Md5Counters.ENGINE_CPU_US).getValue() / 1e6, MapTime.of(counters),
             config.mode().shuffles() ? Shuffle.of(counts, counters) : null, st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, timeline.mapsByNode(), jobId, design,
-            energy, fpga, null, null);
+            energy, fpga, balance, null, null);
     }
 
     /** The summary over repeated runs: the last run's figures, the output they share, the statistics and every run. */
     JobSummary over(String sharedOutput, Map<String, Object> stats, List<JobSummary> all) {
         return new JobSummary(mode, bits, ppk, cluster, engine, sharedOutput, valuesHashed, valuesExpected, preimagesRejected, engineCpuS,
             mapTime, shuffle, stages, valuesPerS, mapValuesPerS, mapsByNode, jobId, design, energy,
-            fpga, stats, all);
+            fpga, balance, stats, all);
     }
 }

@@ -9,6 +9,7 @@ import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.JobRecord;
 import io.fpgamr.energy.Repetitions;
 import io.fpgamr.energy.Timeline;
+import io.fpgamr.md5.balance.Balance;
 import io.fpgamr.md5.balance.ClusterSpeeds;
 import io.fpgamr.md5.cluster.FpgaRequest;
 import io.fpgamr.md5.cluster.RunCluster;
@@ -140,8 +141,9 @@ public class Launcher extends Configured implements Tool {
         Md5Job.Parameters params = config.jobParameters(conf, cluster.mapSlots(), cluster.yarn());
         // Each node's speed, as the cluster serves it, sizes the maps' claims (and is reported beside what they hashed).
         List<ClusterSpeeds.Node> nodes = cluster.yarn() ? ClusterSpeeds.read(conf) : List.of();
+        String speedMode = config.mode() == Mode.SEARCH ? "search" : "bench";
         if (params.streamed()) {
-            ClusterSpeeds.plan(nodes, config.mode() == Mode.SEARCH ? "search" : "bench", config.domain().size(), params.maps()).set(conf);
+            ClusterSpeeds.plan(nodes, speedMode, config.domain().size(), params.maps()).set(conf);
         }
         Job job = Md5Job.create(conf, params, outDir);
         FileSystem fs = outDir.getFileSystem(conf);
@@ -178,8 +180,9 @@ public class Launcher extends Configured implements Tool {
         }
         JobEnergy energy = monitor.finish(new JobRecord(jobId, counts.valuesHashed(), timeline), energyDir);
         Counters counters = job.getCounters();
+        Balance balance = Balance.of(params.streamed() && config.mode() != Mode.BASELINE ? "stream" : "static", nodes, speedMode, timeline);
         JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
-            timeline, energy.toMap(), FpgaFigures.of(counters, timeline.simulated()));
+            timeline, energy.toMap(), FpgaFigures.of(counters, timeline.simulated()), balance);
         long fallback = counters.findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
         return new RunReport.JobRun(found, summary, energy, fallback, energyDir);
     }

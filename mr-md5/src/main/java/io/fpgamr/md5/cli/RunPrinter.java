@@ -3,6 +3,7 @@ package io.fpgamr.md5.cli;
 import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.Stats;
 import io.fpgamr.energy.Timeline;
+import io.fpgamr.md5.balance.Balance;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -62,11 +63,35 @@ final class RunPrinter {
             Timeline.NodeMaps m = n.getValue();
             err.printf("  maps on %s: %d cpu, %d fpga%s%n", n.getKey(), m.cpu(), m.fpga(), m.simulated() ? " (simulated)" : "");
         }
+        balance(s.balance());
         if (s.fpga() != null) {
             err.println("  " + s.fpga().line());
         }
         fallbackWarning(run);
         err.println("  output in " + s.output());
+    }
+
+    /** Per node and engine: the speed it was given, its maps and values, the node's last map end; then the straggler. */
+    private void balance(Balance b) {
+        if (b == null || b.nodes().isEmpty()) {
+            return;
+        }
+        err.println("  balance (" + (b.design().equals("stream") ? "stream: maps claimed units sized by their speed while they ran"
+            : "static: equal splits") + "):");
+        err.printf("  %-22s %-8s %-18s %-34s %5s %14s %13s%n", "node", "type", "engine", "speed given (values/s of a map)", "maps",
+            "values hashed", "last map end");
+        for (Map.Entry<String, Balance.NodeShare> n : b.nodes().entrySet()) {
+            Balance.NodeShare ns = n.getValue();
+            boolean firstLine = true;
+            for (Balance.EngineShare e : ns.engines()) {
+                String given = e.speedGiven() == null ? "none" : String.format(Locale.ROOT, "%.3g (%s%s)", e.speedGiven(), e.speedSource(),
+                    e.simulated() && !e.speedSource().contains("simulated") ? ", simulated" : "");
+                err.printf(Locale.ROOT, "  %-22s %-8s %-18s %-34s %5d %14d %13s%n", firstLine ? n.getKey() : "", firstLine ? ns.type() : "",
+                    e.engine(), given, e.maps(), e.valuesHashed(), firstLine ? String.format(Locale.ROOT, "%.2f s", ns.lastMapEndS()) : "");
+                firstLine = false;
+            }
+        }
+        err.printf(Locale.ROOT, "  straggler %.2f s (the last node's last map end minus the earliest node's)%n", b.stragglerS());
     }
 
     private void fallbackWarning(RunReport.JobRun run) {

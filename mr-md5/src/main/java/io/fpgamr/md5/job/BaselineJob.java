@@ -40,6 +40,7 @@ public final class BaselineJob {
         private MessageDigest md5;
         private Domain domain;
         private long setupMs;
+        private long hashed;
         private final Text key = new Text();
         private final Text value = new Text();
 
@@ -66,12 +67,13 @@ public final class BaselineJob {
                 value.set(HexFormat.of().formatHex(message) + ":" + HexFormat.of().formatHex(digest));
                 context.write(key, value);
                 context.getCounter(Md5Counters.VALUES_HASHED).increment(1);
+                hashed++;
             }
         }
 
         @Override
         protected void cleanup(Context context) throws IOException {
-            TaskSpans.writeMap(context, "cpu", false, setupMs);
+            TaskSpans.writeMap(context, "cpu", false, setupMs, hashed);
         }
     }
 

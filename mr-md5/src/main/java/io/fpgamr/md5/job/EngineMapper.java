@@ -182,6 +182,6 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         context.getCounter(Md5Counters.MAP_WRITE_US).increment(Math.max(0, writeNs) / 1000);
         engine.close();
         ENGINE_KIND.remove();
-        TaskSpans.writeMap(context, engine, startMs);
+        TaskSpans.writeMap(context, engine.kind(), engine.simulated(), startMs, counted);
     }
 }

@@ -1,6 +1,5 @@
 package io.fpgamr.md5.job;
 
-import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.energy.TaskSpan;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -30,15 +29,14 @@ public final class TaskSpans {
     private TaskSpans() {
     }
 
-    /** Records a map that began at {@code setupMs} (its JVM's start in a YARN container) and ends now, hashing on {@code engine}. */
-    static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, Md5Engine engine, long setupMs) throws IOException {
-        writeMap(context, engine.kind(), engine.simulated(), setupMs);
-    }
-
-    /** Records a map that began at {@code setupMs} and ends now, hashing on {@code hardware} (cpu, fpga). */
-    static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, String hardware, boolean simulated, long setupMs) throws IOException {
+    /**
+     * Records a map that began at {@code setupMs} (its JVM's start in a YARN container) and ends now,
+     * having hashed {@code values} (as its engine counted them) on {@code hardware} (cpu, fpga).
+     */
+    static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, String hardware, boolean simulated, long setupMs, long values)
+        throws IOException {
         write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), hardware, simulated, taskStart(setupMs), setupMs,
-            System.currentTimeMillis()));
+            System.currentTimeMillis(), values));
     }
 
     /** Records a reduce whose input was shuffled and merged at {@code readyMs} and that ends now. */
