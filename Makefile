@@ -5,11 +5,15 @@ MVN := mvn -B -ntp -q
 DIGEST ?= 096822475dd517c1089f4b58c7f346ef
 BITS ?= 28
 
-.PHONY: deps build run test bench bench-job bench-kernels bench-fpga clean
+.PHONY: deps deps-test build run test bench bench-job bench-kernels bench-fpga clean
 
-## deps: install what is missing (Debian packages, the Python venv); needs root the first time
+## deps: install what building and running need (Debian packages); needs root the first time
 deps:
 	bin/install-deps
+
+## deps-test: also install the test toolchain (QEMU, kernel headers, Yosys, Icarus, Ansible, the Python venv)
+deps-test:
+	bin/install-deps --test
 
 ## build: every Maven module (the native library and FPGA models are built by jni-fpga's build)
 build: deps
@@ -19,8 +23,8 @@ build: deps
 run: build
 	bin/fpgamr search $(DIGEST) --bits $(BITS)
 
-## test: install, build, and run every test suite
-test: build
+## test: install the test toolchain, build, and run every test suite
+test: deps-test build
 	bin/run-tests
 
 ## bench-job: where the job's time goes: both modes at 2^20, 2^24, 2^28, stage times, records/s,

@@ -26,7 +26,7 @@ fail() {
 
 [ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot, mounts, network namespace)"
 for tool in debootstrap ansible-playbook unshare nsenter ip zstd ssh ssh-keygen; do
-  command -v "$tool" >/dev/null || fail "$tool is missing (make deps installs deploy/apt-packages.txt)"
+  command -v "$tool" >/dev/null || fail "$tool is missing (make deps-test installs deploy/apt-packages-test.txt)"
 done
 
 # Everything below runs in a private mount namespace: the chroot's mounts vanish with it, whatever
