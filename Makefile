@@ -5,7 +5,7 @@ MVN := mvn -B -ntp -q
 DIGEST ?= 096822475dd517c1089f4b58c7f346ef
 BITS ?= 28
 
-.PHONY: deps deps-test build run test bench bench-job bench-kernels bench-fpga clean
+.PHONY: deps deps-test build run test bench bench-job bench-balance bench-kernels bench-fpga clean
 
 ## deps: install what building and running need (Debian packages); needs root the first time
 deps:
@@ -31,6 +31,11 @@ test: deps-test build
 ## the engine's CPU and the framework's, peak memory (a benchmark: figures, no pass/fail)
 bench-job: build
 	bin/bench-job
+
+## bench-balance: how evenly work falls on unequal nodes: make run's job static and streamed, three
+## nodes at 2^30, the bench mode; per node the speed given and the values hashed, the straggler
+bench-balance: build
+	bin/bench-balance
 
 bench: bench-job
 

@@ -262,4 +262,72 @@ class FpgaSchedulingTest extends OnStandingCluster {
         Map<String, Long> now = new LinkedHashMap<>(cluster.fpgasByNode());
         assertEquals((long) DEVICES, now.get(fpgaNode), now.toString());
     }
+
+    // ---- work follows speed (the job streams its work units to the maps: mr-md5/README.md)
+
+    /** The values of one work unit: a batch of the accelerator. */
+    private static final long UNIT = 1L << 18;
+
+    @Test
+    @Order(5)
+    void theWorkFollowsEachEnginesSpeedAndEveryValueIsHashedOnce() throws Exception {
+        // make run's job: 2^28 values, the simulated FPGAs (three orders slower than a CPU map) beside the CPUs
+        int bits = 28;
+        Run run = search("follows-speed", bits, "--accel", "auto");
+        cluster.assertFoundEverything(run, bits);
+        List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+        assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), "the maps' values, as their engines counted them");
+        List<TaskSpan> fpgaMaps = maps.stream().filter(TaskSpan::onFpga).toList();
+        assertEquals(DEVICES, fpgaMaps.size(), "each simulated FPGA ran a map: " + maps);
+        // What a map's speed earns is its speed times the time it had, from its start to the end of the map
+        // stage: all maps end together (seed 004). A map that stopped early, idle while others still
+        // hashed, or one that took more than it could finish in time (and so set the stage's end), is off
+        // by more than one of its own work units: its smallest claim, a unit or a quarter second of its
+        // work, whichever is more, and as much again for the end's bookkeeping.
+        long stageEnd = maps.stream().mapToLong(TaskSpan::endMs).max().orElseThrow();
+        for (TaskSpan m : maps) {
+            double speed = speed(m);
+            double earned = speed * (stageEnd - m.readyMs()) / 1000.0;
+            double unit = 2 * Math.max(UNIT, speed * 0.25);
+            assertTrue(m.values() >= UNIT, m.task() + " hashed at least its reserved unit: " + maps);
+            assertTrue(earned - m.values() <= unit, m.task() + " on " + m.node() + " (" + m.hardware() + ") hashed " + m.values()
+                + ", its speed earns " + (long) earned + " by the stage's end: " + maps);
+        }
+        JsonNode balance = run.summary().get("balance");
+        assertEquals("stream", balance.get("design").asText());
+        JsonNode fpga = balance.get("nodes").get(fpgaNode).get("engines");
+        long fpgaValues = 0;
+        for (JsonNode e : fpga) {
+            if (e.get("kind").asText().equals("fpga")) {
+                assertTrue(e.get("simulated").asBoolean(), fpga.toString());
+                assertEquals("measured", e.get("speed_source").asText(), fpga.toString());
+                fpgaValues = e.get("values_hashed").asLong();
+            }
+        }
+        assertEquals(fpgaMaps.stream().mapToLong(TaskSpan::values).sum(), fpgaValues, balance.toString());
+        assertTrue(fpgaValues >= DEVICES * UNIT, "the simulated FPGAs' share is above zero: " + balance);
+    }
+
+    /** A map's speed in the job: its values over its time from its setup (its engine open) to its end. */
+    private static double speed(TaskSpan m) {
+        return m.values() * 1000.0 / Math.max(1, m.endMs() - m.readyMs());
+    }
+
+    @Test
+    @Order(6)
+    void aSpeculativeAttemptOfAMapCountsItsWorkOnce() throws Exception {
+        // Hadoop's speculator with a test plugin that adds a second attempt of map 0 as soon as it runs
+        // (on the test class path: the cluster's containers run on it); pure Java maps, so both attempts
+        // still run when the second starts.
+        int bits = 22;
+        Run run = search("speculative", bits, "--accel", "java", "--maps", "2", "-D", "mapreduce.map.speculative=true",
+            "-D", "yarn.app.mapreduce.am.job.speculator.class=" + ForcedSpeculator.class.getName());
+        cluster.assertFoundEverything(run, bits);
+        JsonNode attempts = run.summary().get("map_attempts");
+        assertEquals(3, attempts.get("launched").asLong(), "two maps and a speculative attempt: " + attempts);
+        assertEquals(1, attempts.get("killed").asLong(), "the attempt that lost the race: " + attempts);
+        List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+        assertEquals(2, maps.size(), maps.toString());
+        assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), maps.toString());
+    }
 }

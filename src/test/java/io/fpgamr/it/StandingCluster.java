@@ -85,7 +85,9 @@ final class StandingCluster implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of("java", "-Djava.io.tmpdir=" + tmp, "-Dlog4j.configuration=fpgamr-log4j.properties",
             "-Dfpgamr.log.file=" + dir.resolve("cluster.log")));
         cmd.addAll(List.of(Launcher.JDK17_OPENS.split(" ")));
-        cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*", EmbeddedCluster.class.getName()));
+        // The tests' own classes last (as bin/fpgamr puts HADOOP_CLASSPATH): the cluster's containers run on this class
+        // path, so a test may plug a class of its own into them (ForcedSpeculator).
+        cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*:" + testClasses(), EmbeddedCluster.class.getName()));
         settings.forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
         cmd.addAll(List.of("--client-conf", clientConf.toString(), "--fpga-devices", Integer.toString(devices)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("cluster.out").toFile()).start();
@@ -98,6 +100,16 @@ final class StandingCluster implements AutoCloseable {
             Thread.sleep(250);
         }
         return new StandingCluster(p, dir, clientConf);
+    }
+
+    /** The folder of the integration tests' compiled classes, from this JVM's class path. */
+    static String testClasses() {
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (e.endsWith("test-classes")) {
+                return e;
+            }
+        }
+        throw new IllegalStateException("no test-classes folder on the class path: " + System.getProperty("java.class.path"));
     }
 
     Configuration conf() {
@@ -128,13 +140,25 @@ final class StandingCluster implements AutoCloseable {
         }
     }
 
-    /** Searches [0, 2^bits) for the two planted values on this cluster; the job must succeed. */
+    /**
+     * Searches [0, 2^bits) for the two planted values on this cluster; the job must succeed. Hadoop's
+     * generic options among {@code options} ({@code -D k=v}) go first, where Hadoop reads them.
+     */
     Run search(Path workDir, String name, int bits, String... options) throws Exception {
         Path json = workDir.resolve(name + ".json");
         String out = "/fpgamr-it/" + name;
-        List<String> args = new ArrayList<>(List.of(TARGET_VALUE_HEX, Fpgamr.md5Hex((1L << bits) - 7, bits), "--bits",
-            Integer.toString(bits), "--output", out, "--summary-json", json.toString()));
-        args.addAll(List.of(options));
+        List<String> args = new ArrayList<>();
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < options.length; i++) {
+            if (options[i].equals("-D") && i + 1 < options.length) {
+                args.addAll(List.of(options[i], options[++i]));
+            } else {
+                rest.add(options[i]);
+            }
+        }
+        args.addAll(List.of(TARGET_VALUE_HEX, Fpgamr.md5Hex((1L << bits) - 7, bits), "--bits", Integer.toString(bits), "--output", out,
+            "--summary-json", json.toString()));
+        args.addAll(rest);
         Fpgamr.Result r = Fpgamr.run(workDir, job("search", args.toArray(new String[0])));
         assertEquals(0, r.code(), r.err());
         return new Run(r, Fpgamr.summary(json), out);

@@ -47,15 +47,16 @@ class TimelineTest {
 
     @Test
     void spansReadBackFromTheirCsvForm() throws IOException {
-        List<TaskSpan> spans = List.of(new TaskSpan("task_1_0001_m_000003", TaskSpan.MAP, "host,with,commas:8042", "fpga", true, 10, 20, 30),
+        List<TaskSpan> spans = List.of(new TaskSpan("task_1_0001_m_000003", TaskSpan.MAP, "host,with,commas:8042", "fpga", true, 10, 20, 30,
+                1L << 18),
             new TaskSpan("task_1_0001_r_000000", TaskSpan.REDUCE, "n", "cpu", false, 5, 7, 9));
         StringWriter w = new StringWriter();
         TaskSpan.CSV.write(w, spans);
-        assertTrue(w.toString().startsWith("task,kind,node,hardware,simulated,start_ms,ready_ms,end_ms\n"), w.toString());
+        assertTrue(w.toString().startsWith("task,kind,node,hardware,simulated,start_ms,ready_ms,end_ms,values\n"), w.toString());
         assertEquals(spans, TaskSpan.CSV.read(new StringReader(w.toString()), "spans"));
         assertEquals(List.of(new TaskSpan.Phase("shuffle", "n", 5, 7), new TaskSpan.Phase("reduce", "n", 7, 9)), spans.get(1).phases());
-        String header = "task,kind,node,hardware,simulated,start_ms,ready_ms,end_ms\n";
-        IOException bad = assertThrows(IOException.class, () -> TaskSpan.CSV.read(new StringReader(header + "r,sort,n,cpu,false,1,2,3\n"), "f"));
+        String header = "task,kind,node,hardware,simulated,start_ms,ready_ms,end_ms,values\n";
+        IOException bad = assertThrows(IOException.class, () -> TaskSpan.CSV.read(new StringReader(header + "r,sort,n,cpu,false,1,2,3,0\n"), "f"));
         assertTrue(bad.getMessage().startsWith("f:2: "), bad.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new Timeline(5, 4, List.of()));
     }

@@ -23,12 +23,13 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  * @param mapTime    where the maps' wall time went (the thesis's chapter 12), summed over the maps
  * @param mapsByNode per node, its maps on the CPU and on an FPGA, and whether that FPGA was simulated
  * @param energy     energy's figures of the job ({@code JobEnergy}): joules, TpW, status
+ * @param mapAttempts the map attempts the framework launched, and of those failed and killed (a retried or speculative attempt's work counts once)
  * @param balance    how the work fell on the nodes: per node the speed given, the values hashed, the last map's end; the straggler
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobSummary(String mode, int bits, int ppk, String cluster, String engine, String output, long valuesHashed, long valuesExpected,
-                  long preimagesRejected, double engineCpuS, MapTime mapTime, Shuffle shuffle, Stages stages, double valuesPerS, double mapValuesPerS, Map<String, Timeline.NodeMaps> mapsByNode, String jobId,
+                  long preimagesRejected, double engineCpuS, MapTime mapTime, Shuffle shuffle, Stages stages, double valuesPerS, double mapValuesPerS, Map<String, Timeline.NodeMaps> mapsByNode, MapAttempts mapAttempts, String jobId,
                   String design, Map<String, Object> energy, FpgaFigures fpga, Balance balance, Map<String, Object> repetitions, List<JobSummary> runs) {
 
     /** The thesis's stage table (its table 9.1), from the job's timeline; 0 for a stage that did not happen. */
@@ -56,6 +57,15 @@ public record JobSummary(String mode, int bits, int ppk, String cluster, String 
         }
     }
 
+    /** Map attempts launched, failed and killed (Hadoop's job counters): more launched than maps means retried or speculative attempts. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record MapAttempts(long launched, long failed, long killed) {
+        static MapAttempts of(Counters c) {
+            return new MapAttempts(c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(), c.findCounter(JobCounter.NUM_FAILED_MAPS).getValue(),
+                c.findCounter(JobCounter.NUM_KILLED_MAPS).getValue());
+        }
+    }
+
     /**
      * The maps' wall time, summed over the maps, by where it went: in the engine's calls, between
      * batches (the framework reading records), emitting output, spilling while the map runs, and
@@ -80,14 +90,14 @@ public record JobSummary(String mode, int bits, int ppk, String cluster, String 
         long hashed = counts.valuesHashed();
         return new JobSummary(config.mode().label(), config.domain().bits(), config.ppk(), config.cluster().name(), config.engine().toString(),
             output, hashed, config.domain().size(), counts.preimagesRejected(), counters.findCounter(Md5Counters.ENGINE_CPU_US).getValue() / 1e6, MapTime.of(counters),
-            config.mode().shuffles() ? Shuffle.of(counts, counters) : null, st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, timeline.mapsByNode(), jobId, design,
+            config.mode().shuffles() ? Shuffle.of(counts, counters) : null, st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, timeline.mapsByNode(), MapAttempts.of(counters), jobId, design,
             energy, fpga, balance, null, null);
     }
 
     /** The summary over repeated runs: the last run's figures, the output they share, the statistics and every run. */
     JobSummary over(String sharedOutput, Map<String, Object> stats, List<JobSummary> all) {
         return new JobSummary(mode, bits, ppk, cluster, engine, sharedOutput, valuesHashed, valuesExpected, preimagesRejected, engineCpuS,
-            mapTime, shuffle, stages, valuesPerS, mapValuesPerS, mapsByNode, jobId, design, energy,
+            mapTime, shuffle, stages, valuesPerS, mapValuesPerS, mapsByNode, mapAttempts, jobId, design, energy,
             fpga, balance, stats, all);
     }
 }

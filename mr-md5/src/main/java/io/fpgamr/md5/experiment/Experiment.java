@@ -3,6 +3,7 @@ package io.fpgamr.md5.experiment;
 import io.fpgamr.energy.EnergyConfig;
 import io.fpgamr.energy.JobEnergy;
 import io.fpgamr.energy.TaskSpan;
+import io.fpgamr.md5.balance.Balance;
 import io.fpgamr.md5.cli.JobSummary;
 import io.fpgamr.md5.cli.Launcher;
 import io.fpgamr.md5.cli.RunConfig;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
@@ -253,6 +255,23 @@ public final class Experiment {
             e.energyJ(), e.meanW(), e.tpw(), e.ed2p(), e.status(), e.basis(), String.join(";", flags), s.engineCpuS(),
             f == null ? null : f.deviceCycles(), f == null ? null : f.modelledDeviceS(), f == null ? null : f.hostS(), mapTasks, startup,
             mt.engineS(), mt.readS(), mt.writeS(), mt.spillS(), mt.sortS(),
-            jr.energyDir() == null ? null : dir.relativize(jr.energyDir().toAbsolutePath()).toString());
+            jr.energyDir() == null ? null : dir.relativize(jr.energyDir().toAbsolutePath()).toString(),
+            s.balance() == null ? null : s.balance().design(), s.balance() == null ? null : s.balance().stragglerS(), valuesByEngine(s.balance()));
+    }
+
+    /** The values each node type's engine kinds hashed, {@code x86/cpu=N;fpga/fpga=N}, in a fixed order. */
+    static String valuesByEngine(Balance b) {
+        if (b == null) {
+            return null;
+        }
+        Map<String, Long> byEngine = new TreeMap<>();
+        for (Balance.NodeShare n : b.nodes().values()) {
+            for (Balance.EngineShare e : n.engines()) {
+                byEngine.merge(n.type() + "/" + e.kind() + (e.simulated() ? "-simulated" : ""), e.valuesHashed(), Long::sum);
+            }
+        }
+        List<String> parts = new ArrayList<>();
+        byEngine.forEach((k, v) -> parts.add(k + "=" + v));
+        return String.join(";", parts);
     }
 }

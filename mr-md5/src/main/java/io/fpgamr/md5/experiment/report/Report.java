@@ -14,7 +14,8 @@ import java.util.Locale;
  * {@code DIR/report.md} and its figures ({@code DIR/figures/*.png|svg}) from a plan and its
  * results: per sweep the thesis's stage-time and TpW tables (mean ± sd over the runs) with the
  * thesis's published value and the ratio beside wherever it has one ({@link SweepSection}); fpgamr
- * against the plain Hadoop job ({@link BaselineSection}); where the maps' time goes
+ * against the plain Hadoop job ({@link BaselineSection}); how the work fell on the nodes
+ * ({@link BalanceSection}); where the maps' time goes
  * ({@link MapTimeSection}); the modelled ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
  * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled and
  * declared figures are labelled where they appear.
@@ -41,6 +42,7 @@ public final class Report {
             SweepSection.render(c, s);
         }
         BaselineSection.render(c);
+        BalanceSection.render(c);
         MapTimeSection.render(c);
         ArmFpgaSection.render(c);
         PowerSection.render(c);
