@@ -279,19 +279,25 @@ class FpgaSchedulingTest extends OnStandingCluster {
         assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), "the maps' values, as their engines counted them");
         List<TaskSpan> fpgaMaps = maps.stream().filter(TaskSpan::onFpga).toList();
         assertEquals(DEVICES, fpgaMaps.size(), "each simulated FPGA ran a map: " + maps);
-        // What a map's speed earns is its speed times the time it had, from its start to the end of the map
-        // stage: all maps end together (seed 004). A map that stopped early, idle while others still
-        // hashed, or one that took more than it could finish in time (and so set the stage's end), is off
-        // by more than one of its own work units: its smallest claim, a unit or a quarter second of its
-        // work, whichever is more, and as much again for the end's bookkeeping.
-        long stageEnd = maps.stream().mapToLong(TaskSpan::endMs).max().orElseThrow();
+        // What a map's speed earns is its speed times the time it had, from its start to the end of the
+        // pool's work: all maps that take from the pool end together (seed 004). A map that stopped early,
+        // idle while others still hashed, or one that took more than it could finish in time (and so set
+        // the end), is off by more than one of its own work units: its smallest claim, a unit or a quarter
+        // second of its work, whichever is more, and as much again for the end's bookkeeping. A map that
+        // hashed only its reserved unit (every engine hashes one, even one that starts after the pool is
+        // empty) took nothing from the pool.
         for (TaskSpan m : maps) {
-            double speed = speed(m);
-            double earned = speed * (stageEnd - m.readyMs()) / 1000.0;
-            double unit = 2 * Math.max(UNIT, speed * 0.25);
             assertTrue(m.values() >= UNIT, m.task() + " hashed at least its reserved unit: " + maps);
+        }
+        List<TaskSpan> claimers = maps.stream().filter(m -> m.values() > UNIT).toList();
+        assertFalse(claimers.isEmpty(), maps.toString());
+        long poolEnd = claimers.stream().mapToLong(TaskSpan::endMs).max().orElseThrow();
+        for (TaskSpan m : claimers) {
+            double speed = speed(m);
+            double earned = speed * (poolEnd - m.readyMs()) / 1000.0;
+            double unit = 2 * Math.max(UNIT, speed * 0.25);
             assertTrue(earned - m.values() <= unit, m.task() + " on " + m.node() + " (" + m.hardware() + ") hashed " + m.values()
-                + ", its speed earns " + (long) earned + " by the stage's end: " + maps);
+                + ", its speed earns " + (long) earned + " by the pool's end: " + maps);
         }
         JsonNode balance = run.summary().get("balance");
         assertEquals("stream", balance.get("design").asText());
@@ -329,5 +335,29 @@ class FpgaSchedulingTest extends OnStandingCluster {
         List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
         assertEquals(2, maps.size(), maps.toString());
         assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), maps.toString());
+    }
+
+    @Test
+    @Order(7)
+    void anOperatorsSpeedWinsOverTheNodesOwn() throws Exception {
+        // the CPU node's speed set by an operator with YARN's own tool (yarn nodeattributes -replace),
+        // as a centralized node attribute beside the ones the node publishes
+        String cpuNode = cluster.fpgasByNode().keySet().stream().filter(n -> !n.equals(fpgaNode)).findFirst().orElseThrow();
+        String host = cpuNode.substring(0, cpuNode.lastIndexOf(':'));
+        assertEquals(0, org.apache.hadoop.util.ToolRunner.run(cluster.conf(), new org.apache.hadoop.yarn.client.cli.NodeAttributesCLI(),
+            new String[] {"-replace", host + ":fpgamr-cpu-search(STRING)=1.5e8"}));
+        try {
+            Run run = search("operator-speed", 20, "--accel", "auto");
+            cluster.assertFoundEverything(run, 20);
+            JsonNode cpu = run.summary().get("balance").get("nodes").get(cpuNode).get("engines").get(0);
+            assertEquals("cpu", cpu.get("kind").asText(), cpu.toString());
+            assertEquals(1.5e8, cpu.get("speed_given").asDouble(), cpu.toString());
+            assertEquals("operator", cpu.get("speed_source").asText(), cpu.toString());
+            JsonNode fpgaCpu = run.summary().get("balance").get("nodes").get(fpgaNode).get("engines").get(0);
+            assertEquals("measured", fpgaCpu.get("speed_source").asText(), "the other node keeps its own: " + fpgaCpu);
+        } finally {
+            assertEquals(0, org.apache.hadoop.util.ToolRunner.run(cluster.conf(), new org.apache.hadoop.yarn.client.cli.NodeAttributesCLI(),
+                new String[] {"-remove", host + ":fpgamr-cpu-search"}));
+        }
     }
 }

@@ -415,6 +415,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** The job configuration: the cluster's, with the file system and job defaults set. */
     public Configuration config() {
         Configuration c = new Configuration(yarn.getConfig());
+        // the admin address the ResourceManager bound, for an operator's tools (yarn rmadmin, yarn nodeattributes)
+        c.set(YarnConfiguration.RM_ADMIN_ADDRESS, yarn.getResourceManager().getConfig().get(YarnConfiguration.RM_ADMIN_ADDRESS));
         c.set(FPGA_STATE_KEY, fpgaState.toString());
         return c;
     }
