@@ -27,6 +27,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeAttributeType;
+import org.apache.hadoop.yarn.client.ClientRMProxy;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
+import org.apache.hadoop.yarn.server.api.protocolrecords.AttributeMappingOperationType;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NodeToAttributes;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NodesToAttributesMappingRequest;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -273,7 +281,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
     void theWorkFollowsEachEnginesSpeedAndEveryValueIsHashedOnce() throws Exception {
         // make run's job: 2^28 values, the simulated FPGAs (three orders slower than a CPU map) beside the CPUs
         int bits = 28;
-        Run run = search("follows-speed", bits, "--accel", "auto");
+        Run run = search("follows-speed", bits, "--accel", "auto", "--design", "vsim-p4");
         cluster.assertFoundEverything(run, bits);
         List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
         assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), "the maps' values, as their engines counted them");
@@ -340,12 +348,16 @@ class FpgaSchedulingTest extends OnStandingCluster {
     @Test
     @Order(7)
     void anOperatorsSpeedWinsOverTheNodesOwn() throws Exception {
-        // the CPU node's speed set by an operator with YARN's own tool (yarn nodeattributes -replace),
-        // as a centralized node attribute beside the ones the node publishes
+        // the CPU node's speed set by an operator as YARN's centralized node attribute (what
+        // `yarn nodeattributes -replace HOST:fpgamr-cpu-search=1.5e8` asks the ResourceManager for),
+        // beside the ones the node publishes
         String cpuNode = cluster.fpgasByNode().keySet().stream().filter(n -> !n.equals(fpgaNode)).findFirst().orElseThrow();
         String host = cpuNode.substring(0, cpuNode.lastIndexOf(':'));
-        assertEquals(0, org.apache.hadoop.util.ToolRunner.run(cluster.conf(), new org.apache.hadoop.yarn.client.cli.NodeAttributesCLI(),
-            new String[] {"-replace", host + ":fpgamr-cpu-search(STRING)=1.5e8"}));
+        ResourceManagerAdministrationProtocol admin = ClientRMProxy.createRMProxy(new YarnConfiguration(cluster.conf()),
+            ResourceManagerAdministrationProtocol.class);
+        admin.mapAttributesToNodes(NodesToAttributesMappingRequest.newInstance(AttributeMappingOperationType.REPLACE, List.of(
+            NodeToAttributes.newInstance(host, List.of(NodeAttribute.newInstance(NodeAttribute.PREFIX_CENTRALIZED, "fpgamr-cpu-search",
+                NodeAttributeType.STRING, "1.5e8")))), true));
         try {
             Run run = search("operator-speed", 20, "--accel", "auto");
             cluster.assertFoundEverything(run, 20);
@@ -356,8 +368,8 @@ class FpgaSchedulingTest extends OnStandingCluster {
             JsonNode fpgaCpu = run.summary().get("balance").get("nodes").get(fpgaNode).get("engines").get(0);
             assertEquals("measured", fpgaCpu.get("speed_source").asText(), "the other node keeps its own: " + fpgaCpu);
         } finally {
-            assertEquals(0, org.apache.hadoop.util.ToolRunner.run(cluster.conf(), new org.apache.hadoop.yarn.client.cli.NodeAttributesCLI(),
-                new String[] {"-remove", host + ":fpgamr-cpu-search"}));
+            admin.mapAttributesToNodes(NodesToAttributesMappingRequest.newInstance(AttributeMappingOperationType.REPLACE,
+                List.of(NodeToAttributes.newInstance(host, List.of())), true));
         }
     }
 }
