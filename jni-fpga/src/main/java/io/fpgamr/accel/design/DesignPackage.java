@@ -11,6 +11,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.LocalDateTime;
@@ -114,7 +115,7 @@ public final class DesignPackage {
                     throw new InvalidDesignException(file + ": " + key + " entry '" + entry + "' is missing from the package");
                 }
                 try (InputStream in = zip.getInputStream(e)) {
-                    copyBounded(in, OutputStream.nullOutputStream(), file, entry);
+                    copyBounded(in, OutputStream.nullOutputStream(), MAX_ENTRY_BYTES, file + ": entry '" + entry + "' inflates past");
                 }
             }
             return d;
@@ -165,14 +166,17 @@ public final class DesignPackage {
         return kind == Kind.VSIM ? List.of("model") : List.of("rbf", "overlay");
     }
 
-    /** Copies an entry, refusing it once more than {@link #MAX_ENTRY_BYTES} came out (whatever the zip says its size is). */
-    private static void copyBounded(InputStream in, OutputStream out, Path file, String entry) throws IOException {
+    /**
+     * Copies a stream, refusing it ({@code what} and the limit in one line) once more than
+     * {@code limit} bytes came out, whatever a zip says its size is.
+     */
+    private static void copyBounded(InputStream in, OutputStream out, long limit, String what) throws IOException {
         byte[] buf = new byte[1 << 16];
         long total = 0;
         for (int n; (n = in.read(buf)) > 0;) {
             total += n;
-            if (total > MAX_ENTRY_BYTES) {
-                throw new InvalidDesignException(file + ": entry '" + entry + "' inflates past " + MAX_ENTRY_BYTES + " bytes");
+            if (total > limit) {
+                throw new InvalidDesignException(what + " " + limit + " bytes");
             }
             out.write(buf, 0, n);
         }
@@ -296,7 +300,7 @@ public final class DesignPackage {
                 throw new InvalidDesignException(file + ": no entry '" + entry + "'");
             }
             try (InputStream in = zip.getInputStream(e)) {
-                AtomicFiles.write(target, out -> copyBounded(in, out, file, entry));
+                AtomicFiles.write(target, out -> copyBounded(in, out, MAX_ENTRY_BYTES, file + ": entry '" + entry + "' inflates past"));
             }
         } catch (ZipException | EOFException e) {
             throw new InvalidDesignException(file + ": entry '" + entry + "' is unreadable: " + oneLine(e));
@@ -354,19 +358,32 @@ public final class DesignPackage {
 
     /** Lowercase hex SHA-256 of a file. */
     public static String sha256(Path file) throws IOException {
-        MessageDigest md;
+        MessageDigest md = sha256Digest();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /**
+     * Copies a package file to {@code target}, refusing one larger than {@link #MAX_PACKAGE_BYTES}
+     * (counted as it is read: the file may be another user's, growing); returns the SHA-256 of the
+     * bytes copied.
+     */
+    public static String copy(Path file, Path target) throws IOException {
+        MessageDigest md = sha256Digest();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md); OutputStream out = Files.newOutputStream(target)) {
+            copyBounded(in, out, MAX_PACKAGE_BYTES, file + ": a design package may not be larger than");
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static MessageDigest sha256Digest() {
         try {
-            md = MessageDigest.getInstance("SHA-256");
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        byte[] buf = new byte[1 << 16];
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n; (n = in.read(buf)) > 0;) {
-                md.update(buf, 0, n);
-            }
-        }
-        return HexFormat.of().formatHex(md.digest());
     }
 
     /**
