@@ -37,7 +37,7 @@ final class DesignCache {
     private final long maxAgeMs;
     private final Map<String, DesignPackage> bySha = new HashMap<>();
     private final Map<String, String> shaByFile = new HashMap<>();
-    private long lastTrimMs = Long.MIN_VALUE;
+    private long lastTrimMs;
 
     DesignCache(Path dir, Path staging, long maxBytes, long maxAgeMs) {
         this.dir = dir;
