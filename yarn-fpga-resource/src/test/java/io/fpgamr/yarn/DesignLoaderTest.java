@@ -7,7 +7,9 @@ import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,6 +94,19 @@ class DesignLoaderTest {
     void onlyTheDeviceItIsGivenAndOnlyAKnownOne() throws Exception {
         assertEquals("error no such device ff210000.md5acc (" + tmp.resolve("sys/devices/platform/soc") + ")",
             ask("load ff210000.md5acc d1/md5acc.rbf d1/md5acc.dtbo"));
+        assertNothingLoaded();
+    }
+
+    @Test
+    void aStagingFolderReachedThroughALinkOfAnotherUserIsNotTrusted() throws Exception {
+        loader.close();
+        Path link = tmp.resolve("staging-link");
+        Files.createSymbolicLink(link, loader.staging);
+        Files.getFileAttributeView(link, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+            .setOwner(link.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        loader = new LoaderFixture(tmp.resolve("node2"), tmp.resolve("sys/devices/platform/soc"), link);
+        assertEquals("error " + link + " is a link that is not root's (on the way to " + link + ")",
+            ask("load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo"));
         assertNothingLoaded();
     }
 

@@ -19,7 +19,8 @@ import org.apache.hadoop.conf.Configuration;
  * The real design loader of the deployment ({@code deploy/ansible/roles/fpga/files/fpgamr-loader},
  * a root service) running on a Unix socket in a test's folders, with this JVM as its NodeManager
  * (its pid in the loader's NodeManager pid file, as systemd writes it). The folders stand in for
- * the node's: {@code staging} (root's), {@code firmware} (with a boot design), {@code overlays}
+ * the node's: {@code staging} (root's), {@code firmware} (with a boot design, reached as on a
+ * merged-/usr system through a link of root's, {@code lib -> usr/lib}), {@code overlays}
  * (configfs's device-tree overlays, a plain folder: an overlay "applies" when its {@code path} is
  * written), {@code state}; the platform devices are the caller's. The tests run as root, as the
  * loader does.
@@ -40,8 +41,15 @@ final class LoaderFixture implements AutoCloseable {
     private final Process process;
 
     LoaderFixture(Path root, Path devices) throws IOException, InterruptedException {
+        this(root, devices, root.resolve("staging"));
+    }
+
+    /** A loader told that its staging folder is {@code stagingAs} (the folder itself, or a link to it). */
+    LoaderFixture(Path root, Path devices, Path stagingAs) throws IOException, InterruptedException {
         staging = Files.createDirectories(root.resolve("staging"));
-        firmware = Files.createDirectories(root.resolve("firmware"));
+        Files.createDirectories(root.resolve("usr/lib/firmware"));
+        Files.createSymbolicLink(root.resolve("lib"), Path.of("usr/lib"));
+        firmware = root.resolve("lib/firmware");
         overlays = Files.createDirectories(root.resolve("overlays"));
         state = root.resolve("state");
         socket = root.resolve("run/loader.sock");
@@ -52,7 +60,7 @@ final class LoaderFixture implements AutoCloseable {
         Files.writeString(allowlist, "# the operator's trusted designs\n");
         Files.writeString(firmware.resolve(BOOT_RBF), BOOT_BITS);
         List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString(), "--socket", socket.toString(), "--nodemanager-pid-file",
-            pidFile.toString(), "--staging", staging.toString(), "--allowlist", allowlist.toString(), "--firmware", firmware.toString(),
+            pidFile.toString(), "--staging", stagingAs.toString(), "--allowlist", allowlist.toString(), "--firmware", firmware.toString(),
             "--boot-file", BOOT_RBF, "--overlays", overlays.toString(), "--devices", devices.toString(), "--state-dir", state.toString()));
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.currentTimeMillis() + 30_000;
