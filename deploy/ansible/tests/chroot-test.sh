@@ -339,7 +339,7 @@ check "fpga1: no sudo rule and no sudo'd loader" \
 check "fpga1: the design loader, its socket enabled" \
   sh -c "test -x '$froot/usr/local/sbin/fpgamr-loader' && test -L '$froot/etc/systemd/system/sockets.target.wants/fpgamr-loader.socket'"
 check "fpga1: the staging folder is root's, yarn's group writes inside (sticky)" \
-  test "$(stat -c '%U:%G %a' "$froot/var/lib/fpgamr/staging")" = "root:yarn 1770"
+  test "$(chroot "$froot" stat -c '%U:%G %a' /var/lib/fpgamr/staging)" = "root:yarn 1770"
 if [ -f "$work/src/hdl/build/fpgamr-md5acc.dtbo" ]; then
   check "fpga1: the allowlist trusts the boot overlay" \
     grep -qx "$(sha256sum "$work/src/hdl/build/fpgamr-md5acc.dtbo" | cut -d' ' -f1)  fpgamr-md5acc.dtbo" "$froot/etc/fpgamr/trusted-designs.sha256"
@@ -355,10 +355,10 @@ check "node1: Grafana's data source points at the inventory's Prometheus" \
   grep -q 'url: http://127.0.0.1:9090' "$root/etc/grafana/provisioning/datasources/fpgamr.yaml"
 check "node1: the energy dashboard is provisioned" sh -c "ls '$root'/var/lib/grafana/dashboards/fpgamr/*.json"
 check "node1: /var/log/hadoop is root's, 0755; each daemon writes its own folder" \
-  test "$(stat -c '%U:%G %a' "$root/var/log/hadoop" "$root/var/log/hadoop/namenode" "$root/var/log/hadoop/nodemanager" | tr '\n' ' ')" \
+  test "$(chroot "$root" stat -c '%U:%G %a' /var/log/hadoop /var/log/hadoop/namenode /var/log/hadoop/nodemanager | tr '\n' ' ')" \
     = "root:root 755 hdfs:hdfs 755 yarn:yarn 755 "
 check "node1: the spool is the exporter's, only the jobs' group writes in it" \
-  test "$(stat -c '%U:%G %a' "$root/var/lib/fpgamr/spool")" = "fpgamr-exporter:fpgamr-tasks 1770"
+  test "$(chroot "$root" stat -c '%U:%G %a' /var/lib/fpgamr/spool)" = "fpgamr-exporter:fpgamr-tasks 1770"
 check "node1: the exporter runs as its own user" grep -qx 'User=fpgamr-exporter' "$root/etc/systemd/system/fpgamr-energy-exporter.service"
 check "node1: RAPL's counters readable by the exporter's user (udev rule)" \
   grep -q 'chgrp fpgamr-exporter /sys%p/energy_uj' "$root/etc/udev/rules.d/61-fpgamr-powercap.rules"
