@@ -124,7 +124,7 @@ class Unit:
             elif not optional:
                 raise SystemExit("unitexec: %s: EnvironmentFile %s missing" % (unit, ef))
         self.env = env
-        self.wd = s.get("WorkingDirectory", [pw[5] if self.user != "root" else "/"])[-1].lstrip("-")
+        self.wd = s.get("WorkingDirectory", ["/"])[-1].lstrip("-")  # systemd's default for a system unit
         self.pre = s.get("ExecStartPre", [])
         self.start = s.get("ExecStart", [])
         self.post = s.get("ExecStartPost", [])
