@@ -316,10 +316,12 @@ check "fpga1: fpgamr.ko built and installed by DKMS for $krel" \
   sh -c "ls '$froot/lib/modules/$krel/updates/dkms/'fpgamr.ko*"
 check "fpga1: DKMS reports the module installed" \
   sh -c "chroot '$froot' dkms status -m fpgamr -v '$kver' -k '$krel' | grep -q installed"
-check "fpga1: udev rule for the UIO device, group yarn" \
-  grep -q 'SUBSYSTEM=="uio", ATTR{name}=="fpgamr-md5", OWNER="root", GROUP="yarn", MODE="0660"' "$froot/etc/udev/rules.d/60-fpgamr.rules"
-check "fpga1: udev rule for the DMA device, group yarn" \
-  grep -q 'SUBSYSTEM=="misc", KERNEL=="fpgamr-dma\[0-9\]\*", OWNER="root", GROUP="yarn", MODE="0660"' "$froot/etc/udev/rules.d/60-fpgamr.rules"
+check "fpga1: udev rule for the UIO device, the device group" \
+  grep -q 'SUBSYSTEM=="uio", ATTR{name}=="fpgamr-md5", OWNER="root", GROUP="fpgamr-fpga", MODE="0660"' "$froot/etc/udev/rules.d/60-fpgamr.rules"
+check "fpga1: udev rule for the DMA device, the device group" \
+  grep -q 'SUBSYSTEM=="misc", KERNEL=="fpgamr-dma\[0-9\]\*", OWNER="root", GROUP="fpgamr-fpga", MODE="0660"' "$froot/etc/udev/rules.d/60-fpgamr.rules"
+check "fpga1: the device group has the containers' user (yarn) and nobody else" \
+  test "$(chroot "$froot" getent group fpgamr-fpga | cut -d: -f4)" = yarn
 check "fpga1: the udev rules name only the accelerator's two devices" \
   test "$(grep -vc '^#' "$froot/etc/udev/rules.d/60-fpgamr.rules")" -eq 2
 if [ -f "$work/src/hdl/build/fpgamr-md5acc.dtbo" ]; then
@@ -332,8 +334,17 @@ check "fpga1: NodeManager with the FPGA container executor" \
   grep -q '<value>io.fpgamr.yarn.FpgaContainerExecutor</value>' "$froot/etc/hadoop/yarn-site.xml"
 check "fpga1: NodeManager class path has the plugin's jars" \
   sh -c "grep -q '/opt/fpgamr/nm-plugin/\\*' '$froot/etc/systemd/system/hadoop-yarn-nodemanager.service' && ls '$froot'/opt/fpgamr/nm-plugin/yarn-fpga-resource-*.jar"
-check "fpga1: the design loader and its sudo rule (yarn may run it, and only it)" \
-  sh -c "test -x '$froot/usr/local/sbin/fpgamr-program' && chroot '$froot' sudo -l -U yarn | grep -q 'NOPASSWD: /usr/local/sbin/fpgamr-program'"
+check "fpga1: no sudo rule and no sudo'd loader" \
+  sh -c "test ! -e '$froot/etc/sudoers.d/fpgamr' && test ! -e '$froot/usr/local/sbin/fpgamr-program' && ! chroot '$froot' sudo -l -U yarn | grep -q NOPASSWD"
+check "fpga1: the design loader, its socket enabled" \
+  sh -c "test -x '$froot/usr/local/sbin/fpgamr-loader' && test -L '$froot/etc/systemd/system/sockets.target.wants/fpgamr-loader.socket'"
+check "fpga1: the staging folder is root's, yarn's group writes inside (sticky)" \
+  test "$(chroot "$froot" stat -c '%U:%G %a' /var/lib/fpgamr/staging)" = "root:yarn 1770"
+if [ -f "$work/src/hdl/build/fpgamr-md5acc.dtbo" ]; then
+  check "fpga1: the allowlist trusts the boot overlay" \
+    grep -qx "$(sha256sum "$work/src/hdl/build/fpgamr-md5acc.dtbo" | cut -d' ' -f1)  fpgamr-md5acc.dtbo" "$froot/etc/fpgamr/trusted-designs.sha256"
+fi
+check "fpga1: Yama ptrace scope 1" grep -qx 'kernel.yama.ptrace_scope = 1' "$froot/etc/sysctl.d/60-fpgamr-ptrace.conf"
 check "node1: no FPGA plugin on a worker without FPGA" \
   sh -c "! grep -q 'pluggable-device-framework' '$root/etc/hadoop/yarn-site.xml'"
 check "node1: no udev rules on a worker without FPGA" test ! -e "$root/etc/udev/rules.d/60-fpgamr.rules"
@@ -343,6 +354,14 @@ check "node1: the scheduler uses the DominantResourceCalculator" \
 check "node1: Grafana's data source points at the inventory's Prometheus" \
   grep -q 'url: http://127.0.0.1:9090' "$root/etc/grafana/provisioning/datasources/fpgamr.yaml"
 check "node1: the energy dashboard is provisioned" sh -c "ls '$root'/var/lib/grafana/dashboards/fpgamr/*.json"
+check "node1: /var/log/hadoop is root's, 0755; each daemon writes its own folder" \
+  test "$(chroot "$root" stat -c '%U:%G %a' /var/log/hadoop /var/log/hadoop/namenode /var/log/hadoop/nodemanager | tr '\n' ' ')" \
+    = "root:root 755 hdfs:hdfs 755 yarn:yarn 755 "
+check "node1: the spool is the exporter's, only the jobs' group writes in it" \
+  test "$(chroot "$root" stat -c '%U:%G %a' /var/lib/fpgamr/spool)" = "fpgamr-exporter:fpgamr-tasks 1770"
+check "node1: the exporter runs as its own user" grep -qx 'User=fpgamr-exporter' "$root/etc/systemd/system/fpgamr-energy-exporter.service"
+check "node1: RAPL's counters readable by the exporter's user (udev rule)" \
+  grep -q 'chgrp fpgamr-exporter /sys%p/energy_uj' "$root/etc/udev/rules.d/61-fpgamr-powercap.rules"
 step "FPGA node (DKMS build, udev, design, plugin) and plain worker: as expected"
 
 # --- 6. HDFS, YARN, the energy exporter and Prometheus from the installed units ------------------
@@ -362,7 +381,7 @@ http_get() {  # URL -> body on stdout (from inside the namespace)
 }
 show_logs() {
   local f
-  for f in "$logs"/*.out "$root"/var/log/hadoop/*.log "$froot"/var/log/hadoop/*.log; do
+  for f in "$logs"/*.out "$root"/var/log/hadoop/*/*.log "$froot"/var/log/hadoop/*/*.log; do
     [ -s "$f" ] || continue
     echo "=== $f (last lines)" >&2
     grep -E 'ERROR|Exception|FATAL' "$f" | tail -n 8 >&2 || true
@@ -479,8 +498,27 @@ print("succeeded with the tag of -D mapreduce.job.tags: %s" % ", ".join(tagged))
 sys.exit(0 if tagged else 1)' || fail "no succeeded YARN application carries the tag given by -D: generic options did not reach the job"
 
 # --- 8. The FPGA worker's NodeManager: the deployed plugin registers its (simulated) device -------
-step "starting fpga1's NodeManager from its unit (FPGA plugin, one simulated accelerator)"
-start_units "$froot" fpga1 hadoop-yarn-nodemanager
+step "starting fpga1's design loader and NodeManager from their units (FPGA plugin, one simulated accelerator)"
+start_units "$froot" fpga1 fpgamr-loader hadoop-yarn-nodemanager
+# The loader serves the NodeManager's main process only: its unit told the loader which one, and a
+# process of the NodeManager's user (a container under the DefaultContainerExecutor) is refused.
+nm_pid="$(sed -n 's/.*hadoop-yarn-nodemanager.service started in .* (main process \([0-9]*\)).*/\1/p' "$logs/fpga1-hadoop-yarn-nodemanager.start")"
+[ -n "$nm_pid" ] && [ "$(cat "$froot/run/fpgamr/nodemanager.pid")" = "$nm_pid" ] \
+  || fail "fpga1: /run/fpgamr/nodemanager.pid ($(cat "$froot/run/fpgamr/nodemanager.pid" 2>&1)) is not the NodeManager's main pid ($nm_pid)"
+refused="$(in_ns chroot "$froot" setpriv --reuid yarn --regid yarn --init-groups /usr/bin/python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect("/run/fpgamr/loader.sock")
+print(os.getpid())
+try:
+    s.sendall(b"status fpgamr0\n")
+except OSError:
+    pass
+print(s.recv(4096).decode().strip())' 2>&1)" || true
+container_pid="$(echo "$refused" | sed -n 1p)"
+[ "$(echo "$refused" | sed -n 2p)" = "error refused: process $container_pid (uid $(chroot "$froot" id -u yarn)) is not the NodeManager (process $nm_pid)" ] \
+  || fail "fpga1: the design loader did not refuse a process of yarn that is not the NodeManager: $refused"
+step "fpga1: the design loader knows the NodeManager's pid and refuses another process of yarn"
 http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | "$py" -c '
 import json, sys
 nodes = json.load(sys.stdin)["nodes"]["node"]
@@ -488,7 +526,7 @@ fpga = {n["nodeHostName"].split(".")[0]: sum(r.get("value", 0) for r in n["total
                                if r["name"] == "yarn.io/fpga") for n in nodes if n["state"] == "RUNNING"}
 print("yarn.io/fpga by node: %s" % fpga)
 sys.exit(0 if len(fpga) == 2 and (fpga.get("fpga1") or fpga.get("127.0.0.2")) == 1 and sum(fpga.values()) == 1 else 1)' \
-  || { tail -n 30 "$froot/var/log/hadoop/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (yarn.io/fpga = 1; node1: 0)"; }
+  || { tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (yarn.io/fpga = 1; node1: 0)"; }
 
 # The accelerator path of the deployed cluster: a job whose maps ask for yarn.io/fpga runs on
 # fpga1, where the plugin loads the (simulated) design and the maps hash on the device.
@@ -505,7 +543,7 @@ grep -E '^  maps on' "$logs/job-fpga.stderr" || true
 if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest2:\$HEX\[00001234\]" "$logs/job-fpga.stdout" \
    || ! grep -Eq '^  maps on fpga1[^ ]*: 0 cpu, [1-9][0-9]* fpga' "$logs/job-fpga.stderr"; then
   tail -n 30 "$logs/job-fpga.stderr" >&2
-  tail -n 30 "$froot/var/log/hadoop/hadoop-yarn-nodemanager.log" >&2
+  tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
   fail "the FPGA job (exit $job_rc) did not run its maps on fpga1's accelerator and print $digest2:\$HEX[00001234]"
 fi
 

@@ -12,7 +12,8 @@ ExecStart= and ExecStartPost= (with systemd's $VAR / ${VAR} expansion) and runs 
 so it runs in the test's network namespace (loopback only) as the unit's user. Like systemd:
 every ExecStartPre must succeed, then ExecStart runs (Type=simple: in the background, detached,
 its output to --output; Type=oneshot: to the end), then every ExecStartPost must succeed while
-the main process stays alive. Exit 0 when the unit is started, 1 (one line on stderr) when not.
+the main process stays alive (with $MAINPID, its pid: the exec chain above keeps it the daemon's).
+A "+" prefix runs the line as root. Exit 0 when the unit is started, 1 (one line on stderr) when not.
 
 usage: unitexec.py ROOT HOLDER_PID UNIT [--output FILE] [--print]
   --print   print the ExecStart command line instead of running anything
@@ -123,29 +124,31 @@ class Unit:
             elif not optional:
                 raise SystemExit("unitexec: %s: EnvironmentFile %s missing" % (unit, ef))
         self.env = env
-        self.wd = s.get("WorkingDirectory", [pw[5] if self.user != "root" else "/"])[-1].lstrip("-")
+        self.wd = s.get("WorkingDirectory", ["/"])[-1].lstrip("-")  # systemd's default for a system unit
         self.pre = s.get("ExecStartPre", [])
         self.start = s.get("ExecStart", [])
         self.post = s.get("ExecStartPost", [])
         if not self.start or (len(self.start) > 1 and self.type != "oneshot"):
             raise SystemExit("unitexec: %s: expected one ExecStart, found %d" % (unit, len(self.start)))
 
-    def command(self, line):
-        """(argv, failure ignored) of an Exec line, wrapped to run as the unit would."""
+    def command(self, line, extra_env=None):
+        """(argv, failure ignored) of an Exec line, wrapped to run as the unit would; extra_env is
+        what systemd adds for the line (MAINPID for ExecStartPost)."""
+        env = dict(self.env, **(extra_env or {}))
         prefixes = re.match(r"[-@:+!]*", line).group(0)
-        argv = expand(shlex.split(line[len(prefixes):]), self.env)
+        argv = expand(shlex.split(line[len(prefixes):]), env)
         user, group = ("root", "root") if ("+" in prefixes or "!" in prefixes) else (self.user, self.group)
         full = (["nsenter", "--net", "--uts", "-t", self.holder, "--", "chroot", self.root,
                  "setpriv", "--reuid", user, "--regid", group, "--init-groups",
-                 "env", "-i"] + ["%s=%s" % kv for kv in sorted(self.env.items())]
+                 "env", "-i"] + ["%s=%s" % kv for kv in sorted(env.items())]
                 + ["sh", "-c", 'cd "$0" && exec "$@"', self.wd] + argv)
         return full, "-" in prefixes
 
     def run_steps(self, lines, what, main=None):
-        """Runs Exec lines one after another; False (after one line on stderr) when one fails or
-        the main process exits meanwhile."""
+        """Runs Exec lines one after another (with $MAINPID once there is a main process); False
+        (after one line on stderr) when one fails or the main process exits meanwhile."""
         for line in lines:
-            argv, ignore = self.command(line)
+            argv, ignore = self.command(line, {"MAINPID": str(main.pid)} if main is not None else None)
             p = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
             while p.poll() is None:
                 if main is not None and main.poll() is not None:

@@ -45,6 +45,9 @@ public final class EnergyCli {
     private static final Option DASHBOARD = Option.builder().longOpt("dashboard").hasArg().argName("FILE")
         .desc("a Grafana dashboard JSON; default the bundled one").build();
 
+    /** How long the exporter's shutdown waits for its server and sampler to close. */
+    private static final long STOP_MS = 5000;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -227,10 +230,18 @@ public final class EnergyCli {
 
     private int exporter(EnergyConfig cfg) throws IOException, InterruptedException {
         Discovery.Result r = Discovery.discover(cfg.sources());
-        NodeExporter e = NodeExporter.start(cfg, r);
+        NodeExporter e = NodeExporter.start(cfg, r, line -> err.println("fpgamr energy exporter: " + line));
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            e.close();
+            // SIGTERM stops it whatever a request is doing: closing may wait, the exit waits a bounded time.
+            Thread closer = new Thread(e::close, "fpgamr-exporter-close");
+            closer.setDaemon(true);
+            closer.start();
+            try {
+                closer.join(STOP_MS);
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+            }
             stop.countDown();
         }, "fpgamr-exporter-stop"));
         err.println("fpgamr energy exporter: " + cfg.node() + " (" + cfg.nodeType() + ") on http://" + cfg.bind() + ":" + e.port()

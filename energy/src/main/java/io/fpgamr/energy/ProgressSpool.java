@@ -6,8 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -17,16 +21,32 @@ import java.util.stream.Stream;
  * a temporary file, then rename) about once a second. The launcher writes one for the whole job on the machine it
  * runs on; a task may write its own on the node that runs it. The exporter, for each job, sums the
  * task files when there are any on its node and otherwise takes the launcher's file.
+ *
+ * <p>The writers are other users (the job's tasks), so the reader trusts nothing but what it
+ * checks: it takes only regular files, never through a link, of at most {@value #MAX_FILE_BYTES}
+ * bytes, whose content names the job and writer their file name says; anything else is skipped
+ * and reported once (to the {@code skipped} consumer: the exporter's log). Files are removed by
+ * their own name, never by a name their content gives.
  */
 public final class ProgressSpool {
     public static final String ENV = "FPGAMR_ENERGY_SPOOL";
     public static final Path DEFAULT_DIR = Path.of("/var/lib/fpgamr/spool");
     private static final String SUFFIX = ".progress";
+    static final int MAX_FILE_BYTES = 64 * 1024;
+    private static final int MAX_REPORTED = 10_000;
 
     private final Path dir;
+    private final Consumer<String> skipped;
+    private final Set<String> reported = new HashSet<>();
 
     public ProgressSpool(Path dir) {
+        this(dir, why -> { });
+    }
+
+    /** A spool whose reader reports each file it skips, once, to {@code skipped}. */
+    public ProgressSpool(Path dir, Consumer<String> skipped) {
         this.dir = dir;
+        this.skipped = skipped;
     }
 
     public Path dir() {
@@ -43,7 +63,8 @@ public final class ProgressSpool {
 
     public void write(JobProgress p) throws IOException {
         Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, ".progress-", ".tmp");
+        // Readable by the exporter, which runs as a user of its own.
+        Path tmp = Files.createTempFile(dir, ".progress-", ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
         try {
             Mappers.JSON.writeValue(tmp.toFile(), p);
             try {
@@ -56,9 +77,16 @@ public final class ProgressSpool {
         }
     }
 
-    /** Every readable progress file; a file being replaced or malformed is skipped this time. */
+    /** Every progress file that is what it should be; one being replaced is skipped this time, anything else reported. */
     public List<JobProgress> readAll() {
-        List<JobProgress> out = new ArrayList<>();
+        return entries().stream().map(Entry::progress).toList();
+    }
+
+    private record Entry(Path file, JobProgress progress) {
+    }
+
+    private synchronized List<Entry> entries() {
+        List<Entry> out = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
             return out;
         }
@@ -68,20 +96,33 @@ public final class ProgressSpool {
         } catch (IOException e) {
             return out;
         }
+        Set<String> seen = new HashSet<>();
         for (Path f : files) {
+            String name = f.getFileName().toString();
+            seen.add(name);
             try {
-                out.add(read(f));
+                JobProgress p = Mappers.JSON.readValue(SmallFiles.read(f, MAX_FILE_BYTES), JobProgress.class);
+                if (!f.equals(fileOf(p.job(), p.writer()))) {
+                    throw new IOException("its content is job " + p.job() + ", writer " + p.writer() + ": not what its name says");
+                }
+                out.add(new Entry(f, p));
+                reported.remove(name);
             } catch (NoSuchFileException e) {
                 // replaced or removed meanwhile
             } catch (IOException | RuntimeException e) {
-                // malformed: not exported
+                report(name, e);
             }
         }
+        reported.retainAll(seen);
         return out;
     }
 
-    static JobProgress read(Path f) throws IOException {
-        return Mappers.JSON.readValue(f.toFile(), JobProgress.class);
+    private void report(String name, Exception e) {
+        if (reported.size() < MAX_REPORTED && reported.add(name)) {
+            String why = e instanceof SmallFiles.NotReadable || e.getMessage() != null && e.getMessage().startsWith("its content")
+                ? e.getMessage() : "malformed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            skipped.accept("skipped " + dir.resolve(name) + ": " + why);
+        }
     }
 
     /** Removes one writer's file. */
@@ -91,11 +132,11 @@ public final class ProgressSpool {
 
     /** Removes the files not updated since {@code beforeMs}; one that cannot be removed stays for the next time. */
     public void removeUpdatedBefore(long beforeMs) {
-        for (JobProgress p : readAll()) {
-            if (p.updatedMs() < beforeMs) {
+        for (Entry e : entries()) {
+            if (e.progress().updatedMs() < beforeMs) {
                 try {
-                    remove(p.job(), p.writer());
-                } catch (IOException e) {
+                    Files.deleteIfExists(e.file());
+                } catch (IOException x) {
                     // left for the next pass
                 }
             }

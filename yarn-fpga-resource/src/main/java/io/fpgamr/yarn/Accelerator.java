@@ -30,6 +30,8 @@ abstract class Accelerator {
     final int id;
     final String name;
     final Path stateDir;
+    /** The node's privileged design loader (hardware devices load through it; null for a simulated one). */
+    protected final DesignLoader loader;
     private final Device device;
 
     // Written under this; the volatile ones are read without it (scheduling must not wait for a load).
@@ -39,8 +41,12 @@ abstract class Accelerator {
     private volatile long lastUsedMs;
     private volatile String holder;
 
-    /** The design a device holds, as recorded when it was loaded. */
-    record Loaded(String sha256, String name, String kind, int pipelines, String designId, String modelSha256) {
+    /**
+     * The design a device holds, as recorded when it was loaded; for hardware {@code firmware} is
+     * what the design loader applied ({@code <rbf sha256> <overlay sha256>}), for a simulated
+     * device {@code modelSha256} the installed model's hash.
+     */
+    record Loaded(String sha256, String name, String kind, int pipelines, String designId, String modelSha256, String firmware) {
         Properties toProperties() {
             Properties p = new Properties();
             p.setProperty("sha256", sha256);
@@ -51,24 +57,33 @@ abstract class Accelerator {
             if (modelSha256 != null) {
                 p.setProperty("model_sha256", modelSha256);
             }
+            if (firmware != null) {
+                p.setProperty("firmware", firmware);
+            }
             return p;
         }
 
         static Loaded of(Properties p) {
             return new Loaded(p.getProperty("sha256"), p.getProperty("name"), p.getProperty("kind"),
-                Integer.parseInt(p.getProperty("pipelines")), p.getProperty("design_id"), p.getProperty("model_sha256"));
+                Integer.parseInt(p.getProperty("pipelines")), p.getProperty("design_id"), p.getProperty("model_sha256"),
+                p.getProperty("firmware"));
         }
 
         static Loaded of(DesignPackage d, String modelSha256) {
             return new Loaded(d.sha256(), d.name(), d.kind().name().toLowerCase(java.util.Locale.ROOT), d.pipelines(), d.designId(),
-                modelSha256);
+                modelSha256, null);
+        }
+
+        Loaded withFirmware(String applied) {
+            return new Loaded(sha256, name, kind, pipelines, designId, modelSha256, applied);
         }
     }
 
-    Accelerator(int id, String name, Path stateDir, Device.Builder device) throws IOException {
+    Accelerator(int id, String name, Path stateDir, DesignLoader loader, Device.Builder device) throws IOException {
         this.id = id;
         this.name = name;
         this.stateDir = stateDir;
+        this.loader = loader;
         this.device = device.setId(id).build();
         Files.createDirectories(stateDir);
         Path f = stateDir.resolve(DESIGN_FILE);
@@ -139,17 +154,18 @@ abstract class Accelerator {
 
     /**
      * Makes the device hold {@code design}: nothing to do when it already does (the same SHA-256),
-     * else a load. Returns true when it loaded. A failed load leaves the device unhealthy.
+     * else a load. Returns true when it loaded. After a failed load the device is back on its
+     * previous design (reloaded from {@code cache} and checked) or unhealthy, with the reason.
      */
-    synchronized boolean ensure(DesignPackage design, String container, long recoveryMs) throws IOException {
+    synchronized boolean ensure(DesignPackage design, String container, long recoveryMs, DesignCache cache) throws IOException {
         if (loaded != null && loaded.sha256().equals(design.sha256())) {
             return false;
         }
-        load(design, container, recoveryMs);
+        load(design, container, recoveryMs, cache);
         return true;
     }
 
-    private void load(DesignPackage design, String container, long recoveryMs) throws IOException {
+    private void load(DesignPackage design, String container, long recoveryMs, DesignCache cache) throws IOException {
         Loaded before = loaded;
         try {
             loaded = install(design);
@@ -157,9 +173,87 @@ abstract class Accelerator {
             log("load", "sha256=" + design.sha256(), "name=" + design.name(), "container=" + container,
                 "replaces=" + (before == null ? "-" : before.sha256()));
         } catch (IOException | RuntimeException e) {
+            String why = "loading " + design.describe() + " failed: " + e.getMessage();
             forget();
-            markUnhealthy("loading " + design.describe() + " failed: " + e.getMessage(), recoveryMs);
-            throw new IOException(name + ": loading " + design.describe() + " failed: " + e.getMessage(), e);
+            String notBack = restore(before, cache);
+            if (notBack == null) {
+                log("restored", "sha256=" + before.sha256(), "name=" + before.name(), "after=" + why);
+                throw new IOException(name + ": " + why + " (the device is back on " + before.name() + ")", e);
+            }
+            markUnhealthy(why + notBack, recoveryMs);
+            throw new IOException(name + ": " + why, e);
+        }
+    }
+
+    /**
+     * Puts the device back on the design it held before a failed load: nothing to do when it still
+     * holds it (a load refused before the device was touched), else a reload from the node's copy;
+     * null when it is back, else why not.
+     */
+    private String restore(Loaded before, DesignCache cache) {
+        if (before == null) {
+            return "";
+        }
+        loaded = before;
+        try {
+            if (mismatch() == null) {
+                writeLoaded(before);
+                return null;
+            }
+            loaded = null;
+            DesignPackage d = cache.get(before.sha256());
+            if (d == null) {
+                return "; no copy of " + before.name() + " to go back to";
+            }
+            loaded = install(d);
+            writeLoaded(loaded);
+            String p = probe();
+            if (p == null) {
+                return null;
+            }
+            forget();
+            return "; back on " + before.name() + " it fails its check: " + p;
+        } catch (IOException | RuntimeException e) {
+            loaded = null;
+            return "; going back to " + before.name() + " failed too: " + e.getMessage();
+        }
+    }
+
+    /**
+     * Checks, before the device goes to a container, that it holds what its record says; when it
+     * does not, the record is dropped (a requested design is then loaded again) and the reason
+     * returned; null when it holds what it should.
+     */
+    synchronized String verify() {
+        String p = mismatch();
+        Loaded l = loaded;
+        if (p != null && l != null) {
+            log("mismatch", "sha256=" + l.sha256(), "reason=" + p);
+            try {
+                forget();
+            } catch (IOException e) {
+                loaded = null;
+            }
+        }
+        return p;
+    }
+
+    /**
+     * Whether the device holds what its record says: its own check ({@link #probe}) and, for a
+     * hardware design, the loader's word on the firmware it applied last (a design loaded behind
+     * the NodeManager's back shows there). Null when it does, else why not.
+     */
+    private String mismatch() {
+        String p = probe();
+        Loaded l = loaded;
+        if (p != null || l == null || l.firmware() == null) {
+            return p;
+        }
+        try {
+            String now = loader.holds(name);
+            return now.equals(l.firmware()) ? null : "the device holds firmware " + now + ", not " + l.name() + "'s (" + l.firmware() + ")";
+        } catch (IOException e) {
+            return e.getMessage();
         }
     }
 

@@ -1,67 +1,182 @@
 package io.fpgamr.yarn;
 
-import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * The node's copies of the designs it loaded ({@code <state>/designs/<sha256>.zip}), so that a
- * device can be reloaded when it recovers, and the packages containers brought, opened once per
- * file version rather than hashed per container.
+ * The node's copies of the designs containers brought ({@code <state>/designs/<sha256>.zip}): a
+ * package is copied in (within {@link DesignPackage#MAX_PACKAGE_BYTES}) and read only from the
+ * copy, so a container cannot change it after it was checked; the copy also reloads a device that
+ * recovers. Copies no device holds go when unused for {@link FpgaConf#DESIGN_CACHE_MAX_AGE_MS} or,
+ * oldest use first, while they take more than {@link FpgaConf#DESIGN_CACHE_MAX_BYTES}; staging
+ * folders a load left behind (a NodeManager stopped mid-load) go after {@value #STAGING_GRACE_MS} ms.
  */
 final class DesignCache {
-    private final Path dir;
-    private final Map<String, DesignPackage> bySha = new HashMap<>();
-    private final Map<String, DesignPackage> byFile = new HashMap<>();
+    static final long STAGING_GRACE_MS = 10 * 60_000;
+    private static final long TRIM_EVERY_MS = 60_000;
+    private static final String SUFFIX = ".zip";
+    private static final int MAX_FILES_KNOWN = 1024;
 
-    DesignCache(Path dir) {
+    private final Path dir;
+    private final Path staging;
+    private final long maxBytes;
+    private final long maxAgeMs;
+    private final Map<String, DesignPackage> bySha = new HashMap<>();
+    private final Map<String, String> shaByFile = new HashMap<>();
+    private long lastTrimMs;
+
+    DesignCache(Path dir, Path staging, long maxBytes, long maxAgeMs) {
         this.dir = dir;
+        this.staging = staging;
+        this.maxBytes = maxBytes;
+        this.maxAgeMs = maxAgeMs;
     }
 
-    /** Opens a package a container brought (checked and hashed on first sight) and keeps a copy. */
+    /** Opens a package a container brought: copied in and checked on first sight of this file version. */
     synchronized DesignPackage open(Path file) throws IOException {
         BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
         String key = file.toRealPath() + "|" + a.size() + "|" + a.lastModifiedTime().toMillis();
-        DesignPackage d = byFile.get(key);
+        String sha = shaByFile.get(key);
+        DesignPackage d = sha == null ? null : get(sha);
         if (d == null) {
-            d = DesignPackage.open(file);
-            byFile.put(key, d);
+            d = copyIn(file);
+            if (shaByFile.size() >= MAX_FILES_KNOWN) {
+                shaByFile.clear(); // only a shortcut: a file seen again is copied and checked again
+            }
+            shaByFile.put(key, d.sha256());
         }
-        keep(d);
         return d;
     }
 
-    /** Keeps a copy of a design, for reloading a device that recovers. */
-    synchronized void keep(DesignPackage d) throws IOException {
-        if (bySha.containsKey(d.sha256())) {
-            return;
-        }
-        Path copy = dir.resolve(d.sha256() + ".zip");
-        if (!Files.isRegularFile(copy) || !DesignPackage.sha256(copy).equals(d.sha256())) {
-            AtomicFiles.write(copy, out -> Files.copy(d.file(), out));
-        }
-        bySha.put(d.sha256(), DesignPackage.open(copy));
+    /** The node's copy of a design (made now if there is none). */
+    synchronized DesignPackage keep(DesignPackage d) throws IOException {
+        DesignPackage copy = get(d.sha256());
+        return copy != null ? copy : copyIn(d.file());
     }
 
-    /** A design this node loaded before, or null. */
+    private DesignPackage copyIn(Path file) throws IOException {
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, ".incoming-", SUFFIX);
+        try {
+            String sha = DesignPackage.copy(file, tmp);
+            Path copy = dir.resolve(sha + SUFFIX);
+            Files.move(tmp, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            DesignPackage d = DesignPackage.open(copy);
+            bySha.put(sha, d);
+            return d;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** A design this node has a copy of, or null; its use keeps it (the copy's time is its last use). */
     synchronized DesignPackage get(String sha256) throws IOException {
+        Path copy = dir.resolve(sha256 + SUFFIX);
+        if (!Files.isRegularFile(copy, LinkOption.NOFOLLOW_LINKS)) {
+            bySha.remove(sha256);
+            return null;
+        }
         DesignPackage d = bySha.get(sha256);
         if (d == null) {
-            Path copy = dir.resolve(sha256 + ".zip");
-            if (Files.isRegularFile(copy)) {
-                d = DesignPackage.open(copy);
-                if (d.sha256().equals(sha256)) {
-                    bySha.put(sha256, d);
-                } else {
-                    d = null;
+            d = DesignPackage.open(copy);
+            if (!d.sha256().equals(sha256)) {
+                return null;
+            }
+            bySha.put(sha256, d);
+        }
+        Files.setLastModifiedTime(copy, FileTime.fromMillis(System.currentTimeMillis()));
+        return d;
+    }
+
+    /**
+     * Removes copies that no device holds ({@code held}: their SHA-256) once unused for too long,
+     * then the least recently used while the copies take too much room, and stale staging folders;
+     * at most once a minute.
+     */
+    synchronized void trim(Set<String> held) {
+        long now = System.currentTimeMillis();
+        if (now - lastTrimMs < TRIM_EVERY_MS) {
+            return;
+        }
+        lastTrimMs = now;
+        try {
+            trimCopies(held, now);
+            removeOlderThan(staging, now - STAGING_GRACE_MS);
+        } catch (IOException e) {
+            // Tried again at the next trim; nothing depends on it now.
+        }
+    }
+
+    private void trimCopies(Set<String> held, long now) throws IOException {
+        record Copy(Path file, String sha, long size, long usedMs) {
+        }
+        List<Copy> copies = new ArrayList<>();
+        long total = 0;
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path f : s) {
+                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                String name = f.getFileName().toString();
+                if (name.startsWith(".incoming-") && a.lastModifiedTime().toMillis() < now - STAGING_GRACE_MS) {
+                    Files.deleteIfExists(f);
+                } else if (name.endsWith(SUFFIX) && !name.startsWith(".")) {
+                    copies.add(new Copy(f, name.substring(0, name.length() - SUFFIX.length()), a.size(), a.lastModifiedTime().toMillis()));
+                    total += a.size();
                 }
             }
         }
-        return d;
+        copies.sort(Comparator.comparingLong(Copy::usedMs));
+        for (Copy c : copies) {
+            if (held.contains(c.sha()) || (now - c.usedMs() <= maxAgeMs && total <= maxBytes)) {
+                continue;
+            }
+            Files.deleteIfExists(c.file());
+            total -= c.size();
+            bySha.remove(c.sha());
+            shaByFile.values().removeIf(c.sha()::equals);
+        }
+    }
+
+    /** Removes the entries of {@code folder} (whole trees, links themselves) last changed before {@code beforeMs}. */
+    private static void removeOlderThan(Path folder, long beforeMs) throws IOException {
+        if (folder == null || !Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        List<Path> old = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(folder)) {
+            for (Path p : s) {
+                if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < beforeMs) {
+                    old.add(p);
+                }
+            }
+        }
+        for (Path p : old) {
+            removeTree(p);
+        }
+    }
+
+    /** Removes a file or a whole folder, never following a link (a link is removed itself). */
+    static void removeTree(Path top) throws IOException {
+        try (Stream<Path> tree = Files.walk(top)) {
+            for (Path q : tree.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(q);
+            }
+        }
     }
 }

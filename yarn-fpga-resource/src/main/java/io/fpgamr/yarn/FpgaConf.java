@@ -19,14 +19,21 @@ public final class FpgaConf {
     public static final String UIO_DISCOVER = "fpgamr.fpga.uio.discover";
     /** Driver options added to every uio device's spec, e.g. {@code timeout_ms=2000}. */
     public static final String UIO_OPTIONS = "fpgamr.fpga.uio.options";
+    /** The Unix socket of the privileged design loader ({@link DesignLoader}). */
+    public static final String LOADER_SOCKET = "fpgamr.fpga.loader.socket";
+    public static final String DEFAULT_LOADER_SOCKET = "/run/fpgamr/loader.sock";
     /**
-     * The privileged command that loads a hardware design, run as
-     * {@code <command...> <platform-device> <design.rbf> <overlay.dtbo>}.
+     * The loader's staging folder: root's (the loader refuses any other), the NodeManager writes the
+     * files of a design to load inside it. Default {@code <state-dir>/staging}, enough for simulated
+     * devices only; deploy/ansible sets {@code /var/lib/fpgamr/staging}.
      */
-    public static final String PROGRAM_COMMAND = "fpgamr.fpga.program.command";
-    public static final String DEFAULT_PROGRAM_COMMAND = "sudo -n /usr/local/sbin/fpgamr-program";
+    public static final String LOADER_STAGING_DIR = "fpgamr.fpga.loader.staging-dir";
     /** How long loading a hardware design may take, until the accelerator answers with its DESIGN_ID. */
     public static final String PROGRAM_TIMEOUT_MS = "fpgamr.fpga.program.timeout-ms";
+    /** The node's copies of designs ({@link DesignCache}): at most this many bytes (those loaded on a device stay). */
+    public static final String DESIGN_CACHE_MAX_BYTES = "fpgamr.fpga.design-cache.max-bytes";
+    /** ... and a copy unused for this long goes. */
+    public static final String DESIGN_CACHE_MAX_AGE_MS = "fpgamr.fpga.design-cache.max-age-ms";
     /** How often the devices are checked. */
     public static final String HEALTH_INTERVAL_MS = "fpgamr.fpga.health.interval-ms";
     /** How long an unhealthy device stays out before it is tried again (its design reloaded and checked). */
@@ -45,5 +52,10 @@ public final class FpgaConf {
             dir = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/fpgamr-fpga";
         }
         return Path.of(dir).toAbsolutePath();
+    }
+
+    static Path stagingDir(Configuration conf) {
+        String dir = conf.get(LOADER_STAGING_DIR);
+        return dir == null || dir.isBlank() ? stateDir(conf).resolve("staging") : Path.of(dir).toAbsolutePath();
     }
 }

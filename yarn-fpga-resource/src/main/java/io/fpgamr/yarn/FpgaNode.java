@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -54,17 +53,21 @@ public final class FpgaNode {
         for (int i = 0; i < vsim; i++) {
             found.add(new VsimAccelerator(found.size(), state.resolve("vsim" + i), conf.get(FpgaConf.VSIM_OPTIONS, "")));
         }
+        long timeoutMs = conf.getLong(FpgaConf.PROGRAM_TIMEOUT_MS, 30_000);
+        Path staging = FpgaConf.stagingDir(conf);
+        DesignLoader loader = new DesignLoader(Path.of(conf.get(FpgaConf.LOADER_SOCKET, FpgaConf.DEFAULT_LOADER_SOCKET)), staging,
+            timeoutMs);
         if (conf.getBoolean(FpgaConf.UIO_DISCOVER, true)) {
             Path sysfs = Path.of(conf.get(FpgaConf.SYSFS_ROOT, "/sys"));
             Path dev = Path.of(conf.get(FpgaConf.DEV_ROOT, "/dev"));
-            List<String> cmd = Arrays.asList(conf.get(FpgaConf.PROGRAM_COMMAND, FpgaConf.DEFAULT_PROGRAM_COMMAND).trim().split("\\s+"));
             for (UioAccelerator.Info info : UioAccelerator.scan(sysfs)) {
                 found.add(new UioAccelerator(found.size(), info, state.resolve(info.platformDevice()), sysfs, dev,
-                    conf.get(FpgaConf.UIO_OPTIONS, ""), cmd, conf.getLong(FpgaConf.PROGRAM_TIMEOUT_MS, 30_000)));
+                    conf.get(FpgaConf.UIO_OPTIONS, ""), loader, timeoutMs));
             }
         }
-        FpgaNode node = new FpgaNode(found, new DesignCache(state.resolve("designs")),
-            conf.getLong(FpgaConf.RECOVERY_MS, 30_000));
+        DesignCache cache = new DesignCache(state.resolve("designs"), staging, conf.getLong(FpgaConf.DESIGN_CACHE_MAX_BYTES, 1L << 30),
+            conf.getLong(FpgaConf.DESIGN_CACHE_MAX_AGE_MS, 7L * 24 * 3600 * 1000));
+        FpgaNode node = new FpgaNode(found, cache, conf.getLong(FpgaConf.RECOVERY_MS, 30_000));
         for (Accelerator a : found) {
             Accelerator.Loaded l = a.loaded();
             a.log("discovered", "kind=" + a.kind(), "holds=" + (l == null ? "-" : l.sha256()));
@@ -213,18 +216,24 @@ public final class FpgaNode {
 
     /**
      * Gives a device the design the container asked for, loading it only when the device holds
-     * another one, and records the assignment ({@code want} and {@code holds} in the log are the
-     * same hash whenever a design was asked for).
+     * another one, after checking that it really holds what its record says ({@link
+     * Accelerator#verify}: a design changed behind the NodeManager's back is loaded again, or the
+     * device, asked for no design, is taken out), and records the assignment ({@code want} and
+     * {@code holds} in the log are the same hash whenever a design was asked for).
      */
     void prepare(Accelerator a, DesignPackage design, String container) throws IOException {
         boolean lentTo = isLent(container);
+        String mismatch = a.verify();
         if (design == null) {
+            if (mismatch != null) {
+                a.markUnhealthy(mismatch, recoveryMs);
+                throw new IOException(a.name + ": " + mismatch);
+            }
             if (a.loaded() == null && a instanceof VsimAccelerator) {
                 throw new IOException(a.name + " holds no design and the container named none (" + FpgaContainer.DESIGN_ENV + ")");
             }
         } else {
-            designs.keep(design);
-            a.ensure(design, container, recoveryMs);
+            a.ensure(designs.keep(design), container, recoveryMs, designs);
         }
         Accelerator.Loaded l = a.loaded();
         a.log("assign", "container=" + container, "want=" + (design == null ? "-" : design.sha256()),
@@ -259,11 +268,17 @@ public final class FpgaNode {
         }
     }
 
-    /** One health round over every device. */
+    /** One health round over every device, and the design copies no device holds trimmed. */
     void checkAll() {
+        Set<String> held = new HashSet<>();
         for (Accelerator a : devices) {
             a.check(designs, recoveryMs);
+            Accelerator.Loaded l = a.loaded();
+            if (l != null) {
+                held.add(l.sha256());
+            }
         }
+        designs.trim(held);
     }
 
     @Override

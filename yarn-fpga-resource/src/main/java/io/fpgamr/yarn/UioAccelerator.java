@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
 
 /**
@@ -19,8 +18,8 @@ import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
  * (kernel/include/uapi/linux/fpgamr.h). It is known by its platform device's name (e.g.
  * {@code ff200000.md5acc}), which stays when a reload renumbers {@code /dev/uioN}.
  *
- * <p>Loading a design runs the privileged command of {@link FpgaConf#PROGRAM_COMMAND} with the
- * platform device, the design's {@code .rbf} and its overlay (the Linux FPGA manager does the
+ * <p>Loading a design asks the privileged design loader ({@link DesignLoader}) to load the
+ * design's {@code .rbf} and overlay onto the platform device (the Linux FPGA manager does the
  * rest), then waits until the accelerator is back and answers with the design's DESIGN_ID.
  */
 final class UioAccelerator extends Accelerator {
@@ -33,17 +32,15 @@ final class UioAccelerator extends Accelerator {
     private final Path sysfsRoot;
     private final Path devRoot;
     private final String options;
-    private final List<String> programCommand;
     private final long programTimeoutMs;
 
-    UioAccelerator(int id, Info info, Path stateDir, Path sysfsRoot, Path devRoot, String options, List<String> programCommand,
+    UioAccelerator(int id, Info info, Path stateDir, Path sysfsRoot, Path devRoot, String options, DesignLoader loader,
         long programTimeoutMs) throws IOException {
-        super(id, info.platformDevice(), stateDir, Device.Builder.newInstance().setDevPath(devRoot.resolve(info.uio()).toString())
+        super(id, info.platformDevice(), stateDir, loader, Device.Builder.newInstance().setDevPath(devRoot.resolve(info.uio()).toString())
             .setMajorNumber(info.major()).setMinorNumber(info.minor()).setBusID(info.platformDevice()));
         this.sysfsRoot = sysfsRoot;
         this.devRoot = devRoot;
         this.options = options == null ? "" : options.strip();
-        this.programCommand = programCommand;
         this.programTimeoutMs = programTimeoutMs;
     }
 
@@ -142,40 +139,13 @@ final class UioAccelerator extends Accelerator {
         if (design.kind() != DesignPackage.Kind.RBF) {
             throw new IOException(design.describe() + " is a simulated design, " + name + " a hardware device");
         }
-        Path staging = stateDir.resolve("staging").resolve(design.sha256());
-        Path rbf = staging.resolve(Path.of(design.rbfEntry()).getFileName());
-        Path dtbo = staging.resolve(Path.of(design.overlayEntry()).getFileName());
-        design.extract(design.rbfEntry(), rbf);
-        design.extract(design.overlayEntry(), dtbo);
-        List<String> cmd = new ArrayList<>(programCommand);
-        cmd.add(name);
-        cmd.add(rbf.toString());
-        cmd.add(dtbo.toString());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        byte[] out;
-        try {
-            if (!p.waitFor(programTimeoutMs, TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(String.join(" ", cmd) + " did not finish in " + programTimeoutMs + " ms");
-            }
-            out = p.getInputStream().readAllBytes();
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while loading " + design.describe());
-        }
-        if (p.exitValue() != 0) {
-            String text = new String(out, StandardCharsets.UTF_8).strip();
-            throw new IOException(String.join(" ", cmd) + " failed (exit " + p.exitValue() + ")"
-                + (text.isEmpty() ? "" : ": " + text.lines().reduce((a, b) -> b).orElse("")));
-        }
+        String firmware = loader.load(name, design);
         long deadline = System.currentTimeMillis() + programTimeoutMs;
         String last = "not seen";
         while (System.currentTimeMillis() < deadline) {
             Info i = locate();
             if (i != null && i.designId().equals(design.designId())) {
-                return Loaded.of(design, null);
+                return Loaded.of(design, null).withFirmware(firmware);
             }
             last = i == null ? "not in sysfs" : "answers " + i.designId();
             try {

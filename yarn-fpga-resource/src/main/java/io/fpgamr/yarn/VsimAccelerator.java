@@ -32,7 +32,7 @@ final class VsimAccelerator extends Accelerator {
     private Object verifiedKey;
 
     VsimAccelerator(int id, Path dir, String nodeOptions) throws IOException {
-        super(id, dir.getFileName().toString(), dir, Device.Builder.newInstance().setBusID("vsim:" + dir));
+        super(id, dir.getFileName().toString(), dir, null, Device.Builder.newInstance().setBusID("vsim:" + dir));
         this.nodeOptions = nodeOptions == null ? "" : nodeOptions.strip();
     }
 

@@ -18,10 +18,10 @@ import io.fpgamr.accel.fpga.FpgaEngine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
@@ -290,44 +290,84 @@ class FpgaNodeTest {
         assertTrue(hw0.problem().startsWith("no fpgamr-md5 UIO device for ff200000.md5acc"), hw0.problem());
     }
 
+    /**
+     * A hardware design goes through the real privileged loader ({@link LoaderFixture}): staged,
+     * checked against the allowlist, loaded onto the device the plugin names, never over the boot
+     * design; the same design is not loaded twice; one not on the allowlist is refused with the
+     * device still on its design; a design whose DESIGN_ID does not come back leaves the device
+     * unhealthy with the reason; and a device reprogrammed behind the NodeManager's back (here the
+     * boot overlay applied again) is found before the next container gets it and loaded again.
+     */
     @Test
-    void loadingAHardwareDesignRunsTheProgramCommandAndChecksTheDesignId() throws Exception {
+    void aHardwareDesignIsLoadedThroughThePrivilegedLoaderAndCheckedBeforeEachUse() throws Exception {
         Path a = platformDevice("ff200000.md5acc", "0x4d443541");
         uio(0, "fpgamr-md5", a, 0);
-        // Stands in for fpgamr-program: records its arguments and "loads" the design id the test chose.
-        Path script = tmp.resolve("program.sh");
-        Files.writeString(script, "#!/bin/sh\necho \"$@\" >> " + tmp.resolve("calls") + "\ncat " + tmp.resolve("next-id")
-            + " > " + a.resolve("design_id") + "\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Configuration c = conf(0);
-        c.set(FpgaConf.PROGRAM_COMMAND, script.toString());
-        c.setLong(FpgaConf.PROGRAM_TIMEOUT_MS, 2000);
-        FpgaNode node = FpgaNode.discover(c);
-        Files.writeString(tmp.resolve("rbf"), "rbf bits");
-        Files.writeString(tmp.resolve("dtbo"), "overlay");
-        DesignPackage hw = DesignPackage.createRbf(tmp.resolve("hw.zip"), "md5acc-de10-p4", 4, "0x4d443541",
-            tmp.resolve("rbf"), tmp.resolve("dtbo"));
-        Files.writeString(tmp.resolve("next-id"), "0x4d443541\n");
+        uio(1, "fpgamr-md5", platformDevice("ff210000.md5acc", "0x4d443541"), 1);
+        try (LoaderFixture loader = new LoaderFixture(tmp.resolve("node"), a.getParent())) {
+            Configuration c = loader.configure(conf(0));
+            c.setLong(FpgaConf.PROGRAM_TIMEOUT_MS, 2000);
+            FpgaNode node = FpgaNode.discover(c);
+            Path rbf = Files.writeString(tmp.resolve(LoaderFixture.BOOT_RBF), "rbf bits"); // named as the boot design
+            Path dtbo = LoaderFixture.overlay(tmp.resolve("fpgamr-md5acc.dtbo"));
+            DesignPackage hw = DesignPackage.createRbf(tmp.resolve("hw.zip"), "md5acc-de10-p4", 4, "0x4d443541", rbf, dtbo);
+            loader.trust(rbf, dtbo);
 
-        assertEquals(0, run(node, "c1", hw));
-        Accelerator dev = node.byId(0);
-        List<String> calls = Files.readAllLines(tmp.resolve("calls"));
-        assertEquals(1, calls.size());
-        assertEquals("ff200000.md5acc " + dev.stateDir.resolve("staging/" + hw.sha256() + "/rbf") + " "
-            + dev.stateDir.resolve("staging/" + hw.sha256() + "/dtbo"), calls.get(0));
-        node.release("c1", "exited");
-        run(node, "c2", hw);
-        node.release("c2", "exited");
-        assertEquals(1, Files.readAllLines(tmp.resolve("calls")).size(), "same design: no second load");
+            assertEquals(0, run(node, "c1", hw));
+            Accelerator dev = node.byId(0);
+            String rbfSha = DesignPackage.sha256(rbf);
+            String applied = rbfSha + " " + DesignPackage.sha256(dtbo);
+            assertEquals(applied, dev.loaded().firmware());
+            assertEquals(applied, loader.client().holds("ff200000.md5acc"));
+            assertEquals(List.of("fpgamr-loaded/" + rbfSha + ".rbf", "fpgamr-loaded/ff200000.md5acc.dtbo"), loader.loadedFiles());
+            assertEquals("rbf bits", Files.readString(loader.firmware.resolve("fpgamr-loaded/" + rbfSha + ".rbf")));
+            assertEquals("fpgamr-loaded/" + rbfSha + ".rbf", LoaderFixture.firmwareName(loader.firmware.resolve("fpgamr-loaded/ff200000.md5acc.dtbo")));
+            assertEquals(LoaderFixture.BOOT_BITS, Files.readString(loader.firmware.resolve(LoaderFixture.BOOT_RBF)), "the boot design is never written");
+            assertEquals("fpgamr-loaded/ff200000.md5acc.dtbo", Files.readString(loader.overlays.resolve("fpgamr-ff200000.md5acc/path")).strip());
+            try (var s = Files.list(loader.staging)) {
+                assertEquals(0, s.count(), "the staged files are gone");
+            }
+            node.release("c1", "exited");
+            assertEquals(0, run(node, "c2", hw));
+            node.release("c2", "exited");
+            assertEquals(1, events(dev, "load").size(), "same design: no second load");
 
-        Files.writeString(tmp.resolve("rbf"), "other bits");
-        DesignPackage other = DesignPackage.createRbf(tmp.resolve("hw2.zip"), "md5acc-de10-p8", 8, "0x4d443541",
-            tmp.resolve("rbf"), tmp.resolve("dtbo"));
-        Files.writeString(tmp.resolve("next-id"), "0x00000000\n");
-        Set<Device> got = node.allocate(node.yarnDevices(), 1, env("c3", other));
-        IOException e = assertThrows(IOException.class, () -> node.prepare(node.byId(got.iterator().next().getId()), other, "c3"));
-        assertTrue(e.getMessage().contains("design id mismatch after loading"), e.getMessage());
-        assertFalse(dev.healthy());
-        assertNull(dev.loaded(), "after a failed load the contents are unknown");
+            Path otherRbf = Files.writeString(tmp.resolve("other.rbf"), "bits nobody trusted");
+            DesignPackage other = DesignPackage.createRbf(tmp.resolve("other.zip"), "md5acc-de10-p8", 8, "0x4d443541", otherRbf, dtbo);
+            assertEquals(1, node.allocate(Set.of(dev.yarnDevice()), 1, env("c3", other)).size());
+            IOException refused = assertThrows(IOException.class, () -> node.prepare(dev, other, "c3"));
+            String staged = "[0-9a-f]{12}-\\d+/" + otherRbf.getFileName();
+            assertTrue(refused.getMessage().matches(Pattern.quote("ff200000.md5acc: loading " + other.describe()
+                + " failed: the design loader refused loading " + other.describe() + ": ") + staged + Pattern.quote(" (sha256 "
+                + DesignPackage.sha256(otherRbf) + ") is not on the allowlist " + loader.allowlist + " (the device is back on md5acc-de10-p4)")),
+                refused.getMessage());
+            assertTrue(dev.healthy());
+            assertEquals(hw.sha256(), dev.loaded().sha256());
+            node.release("c3", "exited");
+
+            loader.trust(otherRbf);
+            DesignPackage wrongId = DesignPackage.createRbf(tmp.resolve("wrong-id.zip"), "other-accelerator", 4, "0x12345678", otherRbf, dtbo);
+            Accelerator dev1 = node.byId(1);
+            assertEquals(1, node.allocate(Set.of(dev1.yarnDevice()), 1, env("c4", wrongId)).size());
+            IOException badId = assertThrows(IOException.class, () -> node.prepare(dev1, wrongId, "c4"));
+            assertTrue(badId.getMessage().contains("design id mismatch after loading: ff210000.md5acc answers 0x4d443541, expected 0x12345678"),
+                badId.getMessage());
+            assertFalse(dev1.healthy());
+            assertTrue(dev1.problem().startsWith("loading " + wrongId.describe() + " failed: design id mismatch"), dev1.problem());
+            assertNull(dev1.loaded(), "after a failed load with nothing to go back to, the contents are unknown");
+            node.release("c4", "exited");
+
+            // Behind the NodeManager's back: the boot overlay is applied again in place of the loaded one.
+            Files.delete(loader.overlays.resolve("fpgamr-ff200000.md5acc/path"));
+            Files.delete(loader.overlays.resolve("fpgamr-ff200000.md5acc"));
+            Files.createDirectories(loader.overlays.resolve("fpgamr"));
+            assertEquals("boot", loader.client().holds("ff200000.md5acc"));
+            assertEquals(0, run(node, "c5", hw));
+            node.release("c5", "exited");
+            List<String> mismatch = events(dev, "mismatch");
+            assertEquals(1, mismatch.size());
+            assertTrue(mismatch.get(0).endsWith("reason=the device holds firmware boot, not md5acc-de10-p4's (" + applied + ")"), mismatch.get(0));
+            assertEquals(2, events(dev, "load").size(), "loaded again before the container got it");
+            assertEquals(applied, loader.client().holds("ff200000.md5acc"));
+        }
     }
 }

@@ -9,6 +9,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The per-node exporter: samples the node's power sources (1 Hz by default) and serves
@@ -31,8 +32,16 @@ public final class NodeExporter implements AutoCloseable {
         this.server = server;
     }
 
-    /** Starts sampling the sources found and serving, as {@code config} says (node, period, spool, address, retention). */
+    /** {@link #start(EnergyConfig, Discovery.Result, Consumer)} logging to stderr. */
     public static NodeExporter start(EnergyConfig config, Discovery.Result sources) throws IOException {
+        return start(config, sources, line -> System.err.println("fpgamr energy exporter: " + line));
+    }
+
+    /**
+     * Starts sampling the sources found and serving, as {@code config} says (node, period, spool,
+     * address, retention); what it skips in the spool goes to {@code log}, one line each.
+     */
+    public static NodeExporter start(EnergyConfig config, Discovery.Result sources, Consumer<String> log) throws IOException {
         Sampler sampler = new Sampler(config.node(), config.nodeType(), sources.found(), config.periodMs(), config.retentionMs(),
             System::currentTimeMillis);
         Labels node = Labels.of("node", config.node(), "node_type", config.nodeType());
@@ -40,7 +49,7 @@ public final class NodeExporter implements AutoCloseable {
         PowerMetrics power = new PowerMetrics(sources, node);
         power.register(registry);
         sampler.addListener(power::onSamples);
-        new JobMetrics(new ProgressSpool(config.exporterSpool()), sampler, sources.primary().orElse(null), node).register(registry);
+        new JobMetrics(new ProgressSpool(config.exporterSpool(), log), sampler, sources.primary().orElse(null), node).register(registry);
         sampler.start();
         try {
             HTTPServer server = HTTPServer.builder().hostname(config.bind()).port(config.port()).registry(registry)

@@ -3,16 +3,18 @@ package io.fpgamr.accel.design;
 import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.NativeArtifacts;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.zip.ZipEntry;
+import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
@@ -51,7 +54,14 @@ public final class DesignPackage {
     /** DESIGN_ID register of every fpgamr MD5 accelerator: "MD5A". */
     public static final String MD5A_DESIGN_ID = "0x4d443541";
     private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2000, 1, 1, 0, 0);
-    private static final long MAX_METADATA_BYTES = 64 * 1024;
+    /**
+     * Limits on what a package may hold, checked on the bytes actually read or inflated, never on
+     * the sizes the zip declares (a package comes from whoever submitted the job).
+     */
+    public static final int MAX_METADATA_BYTES = 64 * 1024;
+    public static final long MAX_ENTRY_BYTES = 128L << 20;
+    public static final long MAX_PACKAGE_BYTES = 256L << 20;
+    public static final int MAX_ENTRIES = 64;
 
     public enum Kind { VSIM, RBF }
 
@@ -69,56 +79,79 @@ public final class DesignPackage {
         this.pipelines = pipelines;
     }
 
-    /** Reads and checks a package; an {@link InvalidDesignException} says what is wrong with it. */
+    /**
+     * Reads and checks a package; an {@link InvalidDesignException} says in one line what is wrong
+     * with it. Every entry the metadata names is inflated once, within {@link #MAX_ENTRY_BYTES}, so a
+     * package that opens also extracts.
+     */
     public static DesignPackage open(Path file) throws IOException {
+        long size = Files.size(file);
+        if (size > MAX_PACKAGE_BYTES) {
+            throw new InvalidDesignException(file + ": " + size + " bytes, more than a design package may have (" + MAX_PACKAGE_BYTES + ")");
+        }
         String hash = sha256(file);
         Properties meta = new Properties();
-        List<String> names = new ArrayList<>();
         try (ZipFile zip = new ZipFile(file.toFile())) {
-            zip.stream().forEach(e -> names.add(e.getName()));
+            if (zip.size() > MAX_ENTRIES) {
+                throw new InvalidDesignException(file + ": " + zip.size() + " entries, more than a design package may have (" + MAX_ENTRIES + ")");
+            }
             ZipEntry m = zip.getEntry(METADATA);
             if (m == null) {
                 throw new InvalidDesignException(file + ": not a design package: no " + METADATA);
             }
-            if (m.getSize() > MAX_METADATA_BYTES) {
-                throw new InvalidDesignException(file + ": " + METADATA + " is too large");
-            }
+            byte[] text;
             try (InputStream in = zip.getInputStream(m)) {
-                meta.load(new StringReader(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+                text = in.readNBytes(MAX_METADATA_BYTES + 1);
             }
-        } catch (java.util.zip.ZipException e) {
-            throw new InvalidDesignException(file + ": not a design package (not a zip file: " + e.getMessage() + ")");
+            if (text.length > MAX_METADATA_BYTES) {
+                throw new InvalidDesignException(file + ": " + METADATA + " inflates past " + MAX_METADATA_BYTES + " bytes");
+            }
+            meta.load(new StringReader(new String(text, StandardCharsets.UTF_8)));
+            DesignPackage d = check(file, hash, meta);
+            for (String key : entryKeys(d.kind)) {
+                String entry = meta.getProperty(key).strip();
+                ZipEntry e = zip.getEntry(entry);
+                if (e == null) {
+                    throw new InvalidDesignException(file + ": " + key + " entry '" + entry + "' is missing from the package");
+                }
+                try (InputStream in = zip.getInputStream(e)) {
+                    copyBounded(in, OutputStream.nullOutputStream(), MAX_ENTRY_BYTES, file + ": entry '" + entry + "' inflates past");
+                }
+            }
+            return d;
+        } catch (ZipException | EOFException e) {
+            throw new InvalidDesignException(file + ": not a design package (not a readable zip file: " + oneLine(e) + ")");
+        } catch (IllegalArgumentException e) {
+            throw new InvalidDesignException(file + ": " + METADATA + " is malformed: " + oneLine(e));
         }
+    }
+
+    private static DesignPackage check(Path file, String hash, Properties meta) throws InvalidDesignException {
         String format = meta.getProperty("format", "");
         if (!format.equals(Integer.toString(FORMAT))) {
-            throw new InvalidDesignException(file + ": design package format '" + format + "', this build reads format " + FORMAT);
+            throw new InvalidDesignException(file + ": design package format '" + oneLine(format) + "', this build reads format " + FORMAT);
         }
         String name = require(file, meta, "name");
         if (!name.matches("[A-Za-z0-9._+-]{1,100}")) {
-            throw new InvalidDesignException(file + ": bad design name '" + name + "'");
+            throw new InvalidDesignException(file + ": bad design name '" + oneLine(name) + "'");
         }
         Kind kind;
         try {
             kind = Kind.valueOf(require(file, meta, "kind").toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new InvalidDesignException(file + ": kind must be vsim or rbf, got '" + meta.getProperty("kind") + "'");
+            throw new InvalidDesignException(file + ": kind must be vsim or rbf, got '" + oneLine(meta.getProperty("kind")) + "'");
         }
         int pipelines;
         try {
             pipelines = Integer.parseInt(require(file, meta, "pipelines"));
         } catch (NumberFormatException e) {
-            throw new InvalidDesignException(file + ": pipelines is not a number: '" + meta.getProperty("pipelines") + "'");
+            throw new InvalidDesignException(file + ": pipelines is not a number: '" + oneLine(meta.getProperty("pipelines")) + "'");
         }
         if (pipelines < 1 || pipelines > 64) {
             throw new InvalidDesignException(file + ": pipelines must be in 1..64, got " + pipelines);
         }
-        List<String> entries = kind == Kind.VSIM ? List.of("model") : List.of("rbf", "overlay");
-        for (String key : entries) {
-            String entry = require(file, meta, key);
-            checkEntryName(file, entry);
-            if (!names.contains(entry)) {
-                throw new InvalidDesignException(file + ": " + key + " entry '" + entry + "' is missing from the package");
-            }
+        for (String key : entryKeys(kind)) {
+            checkEntryName(file, key, require(file, meta, key));
         }
         if (kind == Kind.VSIM) {
             require(file, meta, "platform");
@@ -126,6 +159,34 @@ public final class DesignPackage {
             parseDesignId(file, require(file, meta, "design_id"));
         }
         return new DesignPackage(file, hash, meta, kind, pipelines);
+    }
+
+    /** The keys of the entries a kind of package holds: the model, or the configuration and the overlay. */
+    private static List<String> entryKeys(Kind kind) {
+        return kind == Kind.VSIM ? List.of("model") : List.of("rbf", "overlay");
+    }
+
+    /**
+     * Copies a stream, refusing it ({@code what} and the limit in one line) once more than
+     * {@code limit} bytes came out, whatever a zip says its size is.
+     */
+    private static void copyBounded(InputStream in, OutputStream out, long limit, String what) throws IOException {
+        byte[] buf = new byte[1 << 16];
+        long total = 0;
+        for (int n; (n = in.read(buf)) > 0;) {
+            total += n;
+            if (total > limit) {
+                throw new InvalidDesignException(what + " " + limit + " bytes");
+            }
+            out.write(buf, 0, n);
+        }
+    }
+
+    /** A value or message fit for one line of an error. */
+    private static String oneLine(Object o) {
+        String s = o instanceof Throwable t ? String.valueOf(t.getMessage()) : String.valueOf(o);
+        s = s.replaceAll("[\\x00-\\x1f\\x7f]+", " ").strip();
+        return s.length() > 200 ? s.substring(0, 200) + "..." : s;
     }
 
     private static String require(Path file, Properties meta, String key) throws InvalidDesignException {
@@ -136,10 +197,10 @@ public final class DesignPackage {
         return v.strip();
     }
 
-    private static void checkEntryName(Path file, String entry) throws InvalidDesignException {
-        if (entry.startsWith("/") || entry.contains("\\") || entry.equals(METADATA)
+    private static void checkEntryName(Path file, String key, String entry) throws InvalidDesignException {
+        if (!entry.matches("[A-Za-z0-9._+/-]{1,200}") || entry.startsWith("/") || entry.equals(METADATA)
             || List.of(entry.split("/")).stream().anyMatch(p -> p.isEmpty() || p.equals(".") || p.equals(".."))) {
-            throw new InvalidDesignException(file + ": bad entry name '" + entry + "'");
+            throw new InvalidDesignException(file + ": bad entry name '" + oneLine(entry) + "' (" + key + ")");
         }
     }
 
@@ -239,8 +300,10 @@ public final class DesignPackage {
                 throw new InvalidDesignException(file + ": no entry '" + entry + "'");
             }
             try (InputStream in = zip.getInputStream(e)) {
-                AtomicFiles.write(target, out -> in.transferTo(out));
+                AtomicFiles.write(target, out -> copyBounded(in, out, MAX_ENTRY_BYTES, file + ": entry '" + entry + "' inflates past"));
             }
+        } catch (ZipException | EOFException e) {
+            throw new InvalidDesignException(file + ": entry '" + entry + "' is unreadable: " + oneLine(e));
         }
     }
 
@@ -295,19 +358,32 @@ public final class DesignPackage {
 
     /** Lowercase hex SHA-256 of a file. */
     public static String sha256(Path file) throws IOException {
-        MessageDigest md;
+        MessageDigest md = sha256Digest();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /**
+     * Copies a package file to {@code target}, refusing one larger than {@link #MAX_PACKAGE_BYTES}
+     * (counted as it is read: the file may be another user's, growing); returns the SHA-256 of the
+     * bytes copied.
+     */
+    public static String copy(Path file, Path target) throws IOException {
+        MessageDigest md = sha256Digest();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md); OutputStream out = Files.newOutputStream(target)) {
+            copyBounded(in, out, MAX_PACKAGE_BYTES, file + ": a design package may not be larger than");
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static MessageDigest sha256Digest() {
         try {
-            md = MessageDigest.getInstance("SHA-256");
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        byte[] buf = new byte[1 << 16];
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n; (n = in.read(buf)) > 0;) {
-                md.update(buf, 0, n);
-            }
-        }
-        return HexFormat.of().formatHex(md.digest());
     }
 
     /**

@@ -1,8 +1,10 @@
 package io.fpgamr.accel.design;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +40,7 @@ public final class FpgaContainer {
     /** The link name of the design package in the container's working directory. */
     public static final String DESIGN_LINK = "fpgamr-design.zip";
     public static final String FAULT_FILE = "fpgamr-device-fault";
+    static final int MAX_FAULT_BYTES = 4096;
 
     private FpgaContainer() {
     }
@@ -50,14 +53,19 @@ public final class FpgaContainer {
 
     /**
      * The reason of the fault report a container left in its working directory
-     * ({@link #reportFault}), if it left one.
+     * ({@link #reportFault}), if it left one. The container wrote it, so the NodeManager reads it
+     * warily: a regular file, never through a link, its first {@value #MAX_FAULT_BYTES} bytes.
      */
     public static Optional<String> readFault(Path workDir) throws IOException {
         Path report = workDir.resolve(FAULT_FILE);
-        if (!Files.isRegularFile(report)) {
+        if (!Files.isRegularFile(report, LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
-        String line = Files.readString(report, StandardCharsets.UTF_8).strip();
+        byte[] head;
+        try (InputStream in = Files.newInputStream(report, LinkOption.NOFOLLOW_LINKS)) {
+            head = in.readNBytes(MAX_FAULT_BYTES);
+        }
+        String line = new String(head, StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
         String reason = line.contains("\t") ? line.substring(line.indexOf('\t') + 1) : line;
         return Optional.of(reason.isEmpty() ? "fault reported" : reason);
     }

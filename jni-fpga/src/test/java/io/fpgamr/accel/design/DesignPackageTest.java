@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -101,11 +102,80 @@ class DesignPackageTest {
         assertTrue(id.getMessage().contains("design_id is not a 32-bit hex number"), id.getMessage());
     }
 
+    /**
+     * A package whose metadata inflates far past the limit, once honestly and once declaring a
+     * size of 300 bytes in the zip's directory (the issue's 4 KB package that inflated to 4 MiB):
+     * both refused in one line, and reading stops at the limit, whatever the zip declares.
+     */
+    @Test
+    void metadataThatInflatesPastTheLimitIsRefusedInOneLineWithBoundedMemory() throws Exception {
+        String meta = "format=1\nname=d\nkind=vsim\npipelines=4\nplatform=linux-x86_64\nmodel=model/m.so\n#"
+            + "x".repeat(16 << 20) + "\n";
+        Path honest = zip("honest.zip", Map.of("design.properties", meta, "model/m.so", "x"));
+        Path lying = tmp.resolve("lying.zip");
+        Files.write(lying, declareSize(Files.readAllBytes(honest), "design.properties", 300));
+        assertTrue(Files.size(lying) < 64 * 1024, "a small package: " + Files.size(lying) + " bytes");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (Path p : List.of(honest, lying)) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            IOException e = assertThrows(DesignPackage.InvalidDesignException.class, () -> DesignPackage.open(p));
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(p + ": design.properties inflates past 65536 bytes", e.getMessage());
+            assertTrue(allocated < 4 << 20, p.getFileName() + ": " + allocated + " bytes allocated for a 16 MiB metadata file");
+        }
+    }
+
+    @Test
+    void anEntryIsReadWithinItsLimitAndAMalformedZipIsOneLine() throws Exception {
+        String ok = "format=1\nname=d\nkind=vsim\npipelines=4\nplatform=linux-x86_64\nmodel=model/m.so\n";
+        byte[] mib = new byte[1 << 20];
+        Path p = tmp.resolve("bigmodel.zip");
+        try (ZipOutputStream z = new ZipOutputStream(Files.newOutputStream(p))) {
+            z.putNextEntry(new ZipEntry("design.properties"));
+            z.write(ok.getBytes(StandardCharsets.UTF_8));
+            z.putNextEntry(new ZipEntry("model/m.so"));
+            for (long n = 0; n <= DesignPackage.MAX_ENTRY_BYTES; n += mib.length) {
+                z.write(mib);
+            }
+        }
+        Path lying = tmp.resolve("bigmodel-lying.zip");
+        Files.write(lying, declareSize(Files.readAllBytes(p), "model/m.so", 10));
+        for (Path f : List.of(p, lying)) {
+            IOException e = assertThrows(DesignPackage.InvalidDesignException.class, () -> DesignPackage.open(f));
+            assertEquals(f + ": entry 'model/m.so' inflates past " + DesignPackage.MAX_ENTRY_BYTES + " bytes", e.getMessage());
+        }
+        byte[] zipBytes = Files.readAllBytes(zip("cut.zip", Map.of("design.properties", ok, "model/m.so", "x".repeat(100_000))));
+        Path cut = tmp.resolve("cut-short.zip");
+        Files.write(cut, java.util.Arrays.copyOf(zipBytes, zipBytes.length / 2));
+        IOException e = assertThrows(DesignPackage.InvalidDesignException.class, () -> DesignPackage.open(cut));
+        assertTrue(e.getMessage().startsWith(cut + ": not a design package (not a readable zip file: "), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count());
+    }
+
+    /** The zip with the uncompressed size of one entry in its central directory replaced by {@code size}. */
+    private static byte[] declareSize(byte[] zip, String entry, int size) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(zip).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        byte[] name = entry.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i + 46 <= zip.length; i++) {
+            if (b.getInt(i) == 0x02014b50 && b.getShort(i + 28) == name.length
+                && java.util.Arrays.equals(zip, i + 46, i + 46 + name.length, name, 0, name.length)) {
+                b.putInt(i + 24, size);
+                return zip;
+            }
+        }
+        throw new AssertionError("no central directory entry " + entry);
+    }
+
     @Test
     void aFaultIsReportedOnlyByAContainerWithADevice() throws Exception {
         FpgaContainer.reportFault(tmp, Map.of(), new IOException("x"));
         assertTrue(Files.notExists(tmp.resolve(FpgaContainer.FAULT_FILE)));
         FpgaContainer.reportFault(tmp, Map.of(FpgaContainer.DEVICE_ENV, "uio:/dev/uio0"), new IOException("timed out\nmore"));
         assertEquals("uio:/dev/uio0\ttimed out\n", Files.readString(tmp.resolve(FpgaContainer.FAULT_FILE)));
+        assertEquals("timed out", FpgaContainer.readFault(tmp).orElseThrow());
+        Path other = tmp.resolve("other");
+        Files.createDirectories(other);
+        Files.createSymbolicLink(other.resolve(FpgaContainer.FAULT_FILE), tmp.resolve(FpgaContainer.FAULT_FILE));
+        assertTrue(FpgaContainer.readFault(other).isEmpty(), "a link is no report");
     }
 }

@@ -1,0 +1,125 @@
+package io.fpgamr.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.accel.design.DesignPackage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The privileged design loader's refusals, each deterministic: a design not on the operator's
+ * allowlist, a staged file that is a link, a staged file behind a folder that is a link, a FIFO,
+ * a device it was not given; and a process of the NodeManager's user that is not the NodeManager
+ * (a container under the DefaultContainerExecutor) gets nothing loaded. Each time nothing reaches
+ * the firmware folder or the overlays. The loading itself, through the plugin, is in
+ * {@link FpgaNodeTest}.
+ */
+class DesignLoaderTest {
+    private static final String DEVICE = "ff200000.md5acc";
+
+    @TempDir
+    Path tmp;
+    private LoaderFixture loader;
+    private Path rbf;
+    private Path dtbo;
+
+    @BeforeEach
+    void start() throws Exception {
+        Path devices = Files.createDirectories(tmp.resolve("sys/devices/platform/soc"));
+        Files.createDirectories(devices.resolve(DEVICE));
+        loader = new LoaderFixture(tmp.resolve("node"), devices);
+        Path design = Files.createDirectories(loader.staging.resolve("d1"));
+        rbf = Files.writeString(design.resolve("md5acc.rbf"), "a trusted configuration");
+        dtbo = LoaderFixture.overlay(design.resolve("md5acc.dtbo"));
+        loader.trust(rbf, dtbo);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        loader.close();
+    }
+
+    private String ask(String request) throws IOException {
+        return loader.client().ask(request);
+    }
+
+    private void assertNothingLoaded() throws IOException {
+        assertEquals(List.of(), loader.loadedFiles(), "nothing in the firmware folder");
+        try (var s = Files.list(loader.overlays)) {
+            assertEquals(0, s.count(), "no overlay");
+        }
+        assertEquals(LoaderFixture.BOOT_BITS, Files.readString(loader.firmware.resolve(LoaderFixture.BOOT_RBF)));
+        assertEquals("ok none", ask("status " + DEVICE));
+    }
+
+    @Test
+    void aDesignNotOnTheAllowlistIsRefused() throws Exception {
+        Path other = Files.writeString(loader.staging.resolve("d1/other.rbf"), "a configuration nobody trusted");
+        assertEquals("error d1/other.rbf (sha256 " + DesignPackage.sha256(other) + ") is not on the allowlist " + loader.allowlist,
+            ask("load " + DEVICE + " d1/other.rbf d1/md5acc.dtbo"));
+        Path otherOverlay = Files.copy(dtbo, loader.staging.resolve("d1/other.dtbo"));
+        Files.write(otherOverlay, " ".getBytes(StandardCharsets.US_ASCII), java.nio.file.StandardOpenOption.APPEND);
+        assertEquals("error d1/other.dtbo (sha256 " + DesignPackage.sha256(otherOverlay) + ") is not on the allowlist " + loader.allowlist,
+            ask("load " + DEVICE + " d1/md5acc.rbf d1/other.dtbo"));
+        assertNothingLoaded();
+    }
+
+    @Test
+    void aLinkOrALinkedFolderOrAFifoIsRefused() throws Exception {
+        Files.createSymbolicLink(loader.staging.resolve("d1/link.rbf"), rbf);
+        assertEquals("error d1/link.rbf is a symbolic link", ask("load " + DEVICE + " d1/link.rbf d1/md5acc.dtbo"));
+        Files.createSymbolicLink(loader.staging.resolve("linked"), loader.staging.resolve("d1"));
+        assertEquals("error linked/md5acc.rbf: the folder linked on the way is a symbolic link",
+            ask("load " + DEVICE + " linked/md5acc.rbf linked/md5acc.dtbo"));
+        Path fifo = loader.staging.resolve("d1/fifo.rbf");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mk.waitFor());
+        assertEquals("error d1/fifo.rbf is not a regular file", ask("load " + DEVICE + " d1/fifo.rbf d1/md5acc.dtbo"));
+        assertEquals("error d1/../d1/md5acc.rbf: not a plain path inside the staging folder",
+            ask("load " + DEVICE + " d1/../d1/md5acc.rbf d1/md5acc.dtbo"));
+        assertNothingLoaded();
+    }
+
+    @Test
+    void onlyTheDeviceItIsGivenAndOnlyAKnownOne() throws Exception {
+        assertEquals("error no such device ff210000.md5acc (" + tmp.resolve("sys/devices/platform/soc") + ")",
+            ask("load ff210000.md5acc d1/md5acc.rbf d1/md5acc.dtbo"));
+        assertNothingLoaded();
+    }
+
+    @Test
+    void aStagingFolderReachedThroughALinkOfAnotherUserIsNotTrusted() throws Exception {
+        loader.close();
+        Path link = tmp.resolve("staging-link");
+        Files.createSymbolicLink(link, loader.staging);
+        Files.getFileAttributeView(link, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+            .setOwner(link.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        loader = new LoaderFixture(tmp.resolve("node2"), tmp.resolve("sys/devices/platform/soc"), link);
+        assertEquals("error " + link + " is a link that is not root's (on the way to " + link + ")",
+            ask("load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo"));
+        assertNothingLoaded();
+    }
+
+    @Test
+    void aProcessOfTheNodeManagersUserThatIsNotTheNodeManagerGetsNothingLoaded() throws Exception {
+        Process container = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+            System.getProperty("java.class.path"), LoaderFixture.class.getName(), loader.socket.toString(), loader.staging.toString(),
+            "load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo").redirectErrorStream(true).start();
+        String answer = new String(container.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(0, container.waitFor(), answer);
+        assertEquals("error refused: process " + container.pid() + " (uid " + new com.sun.security.auth.module.UnixSystem().getUid()
+            + ") is not the NodeManager (process " + ProcessHandle.current().pid() + ")", answer);
+        assertNothingLoaded();
+        assertTrue(Files.readString(loader.log).contains("error refused: process " + container.pid()), "the loader logs the refusal");
+    }
+}
