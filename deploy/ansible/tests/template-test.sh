@@ -6,7 +6,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 fail() { echo "deploy template test: FAILED: $*" >&2; echo "deploy template test: 0 passed, 1 failed"; exit 1; }
-command -v gpg >/dev/null || fail "gpg is missing (deploy/apt-packages.txt)"
+command -v gpg >/dev/null || fail "gpg is missing (make deps-test installs deploy/apt-packages-test.txt)"
 work="$(mktemp -d /var/tmp/fpgamr-template-test.XXXXXX)"
 trap '[ "${FPGAMR_TEST_KEEP:-0}" = 1 ] || rm -rf --one-file-system "$work"' EXIT
 mkdir -p "$work/out/keyrings" "$work/gnupg"
