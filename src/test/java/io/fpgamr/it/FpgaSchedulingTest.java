@@ -331,9 +331,9 @@ class FpgaSchedulingTest extends OnStandingCluster {
     @Order(6)
     void aSpeculativeAttemptOfAMapCountsItsWorkOnce() throws Exception {
         // Hadoop's speculator with a test plugin that adds a second attempt of map 0 as soon as it runs
-        // (on the test class path: the cluster's containers run on it); pure Java maps, so both attempts
-        // still run when the second starts.
-        int bits = 22;
+        // (on the test class path: the cluster's containers run on it); pure Java maps over 2^25 values,
+        // seconds each, so that the first attempt still runs when the second has started.
+        int bits = 25;
         Run run = search("speculative", bits, "--accel", "java", "--maps", "2", "-D", "mapreduce.map.speculative=true",
             "-D", "yarn.app.mapreduce.am.job.speculator.class=" + ForcedSpeculator.class.getName());
         cluster.assertFoundEverything(run, bits);

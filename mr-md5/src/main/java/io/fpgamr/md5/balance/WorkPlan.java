@@ -60,8 +60,8 @@ public record WorkPlan(long domainSize, int maps, Map<String, Map<String, Given>
 
     /** The speed given to {@code host}'s engine of {@code kind}, or null. */
     public Given given(String host, String kind) {
-        Map<String, Given> m = speeds.get(host);
-        return m == null ? null : m.get(kind);
+        Map<String, Given> m = host == null ? null : speeds.get(host);
+        return m == null || kind == null ? null : m.get(kind);
     }
 
     /** Whether {@code conf}'s job claims work while it runs (the default) or has static splits. */

@@ -42,11 +42,16 @@ class WorkStreamTest {
     private static List<Long> drain(WorkStream s) throws Exception {
         List<Long> units = new ArrayList<>();
         for (WorkStream.Range r; (r = s.next()) != null;) {
-            for (long u = r.first(); u < r.first() + r.count(); u++) {
-                units.add(u);
-            }
+            expand(r, units);
         }
         return units;
+    }
+
+    /** Adds the units of {@code r} to {@code to}. */
+    private static void expand(WorkStream.Range r, List<Long> to) {
+        for (long u = r.first(); u < r.first() + r.count(); u++) {
+            to.add(u);
+        }
     }
 
     @Test
@@ -59,9 +64,7 @@ class WorkStreamTest {
         List<Long> units = new ArrayList<>();
         for (WorkStream.Range r; (r = s.next()) != null;) {
             sizes.add(r.count());
-            for (long u = r.first(); u < r.first() + r.count(); u++) {
-                units.add(u);
-            }
+            expand(r, units);
             now.addAndGet(1000 * r.count() * UNIT / 1_000_000);
         }
         // the pool is units 1..99 (unit 0 is the map's own), each once, in order
@@ -118,10 +121,7 @@ class WorkStreamTest {
         dead.begin(UNIT);
         List<Long> lost = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            WorkStream.Range r = dead.next();
-            for (long u = r.first(); u < r.first() + r.count(); u++) {
-                lost.add(u);
-            }
+            expand(dead.next(), lost);
         }
         // task 0 runs to the end; task 1's second attempt hashes what its first claimed, first
         List<Long> task0 = drain(new WorkStream(log("t0a0"), plan, 0, 0, 1e6, now::get));
@@ -172,9 +172,7 @@ class WorkStreamTest {
         if (r == null) {
             return true;
         }
-        for (long u = r.first(); u < r.first() + r.count(); u++) {
-            to.add(u);
-        }
+        expand(r, to);
         return false;
     }
 

@@ -3,13 +3,21 @@ package io.fpgamr.md5.job;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class Md5RangeInputFormatTest {
 
@@ -78,5 +86,56 @@ class Md5RangeInputFormatTest {
         assertEquals(6, Md5RangeInputFormat.splits(1L << 28, JobKeys.BATCH, 171).size());
         conf.setLong(JobKeys.RECORDS_PER_SPLIT, 10);
         assertEquals(10, Md5RangeInputFormat.recordsPerSplit(conf));
+    }
+
+    /**
+     * A streamed job's maps, read as the framework reads them (each split through its own reader,
+     * in turns): every record of the domain exactly once, whatever the values per record and the
+     * domain's size against a unit, each map first its reserved unit.
+     */
+    @Test
+    void streamedMapsReadEveryRecordOnce(@TempDir Path jobDir) throws Exception {
+        for (int bits : new int[] {3, 17, 18, 20, 22}) {
+            for (int ppk : new int[] {1, JobKeys.BATCH}) {
+                Configuration conf = new Configuration(false);
+                conf.setInt(JobKeys.BITS, bits);
+                conf.setInt(JobKeys.PPK, ppk);
+                conf.setInt(JobKeys.MAPS, 3);
+                conf.set(MRJobConfig.MAPREDUCE_JOB_DIR, jobDir.resolve("job-" + bits + "-" + ppk).toUri().toString());
+                Md5RangeInputFormat format = new Md5RangeInputFormat();
+                List<InputSplit> splits = format.getSplits(new JobContextImpl(conf, new JobID("t", 1)));
+                long units = Math.max(1, (1L << bits) / JobKeys.BATCH);
+                assertEquals(Math.min(3, units), splits.size(), "a split per map, never more than units");
+                List<RecordReader<LongWritable, LongWritable>> readers = new ArrayList<>();
+                for (int i = 0; i < splits.size(); i++) {
+                    RecordReader<LongWritable, LongWritable> r = format.createRecordReader(splits.get(i), null);
+                    r.initialize(splits.get(i), new TaskAttemptContextImpl(conf, new TaskAttemptID("t", 1, TaskType.MAP, i, 0)));
+                    readers.add(r);
+                }
+                long[] seen = new long[(int) Math.min(1L << bits, 1 << 22)];
+                boolean any = true;
+                for (int turn = 0; any; turn++) {
+                    any = false;
+                    for (int i = 0; i < readers.size(); i++) {
+                        RecordReader<LongWritable, LongWritable> r = readers.get(i);
+                        // a few records per turn, the maps in turn
+                        for (int k = 0; k < 7 && r.nextKeyValue(); k++) {
+                            any = true;
+                            long start = r.getCurrentKey().get();
+                            long count = r.getCurrentValue().get();
+                            if (turn == 0 && k == 0) {
+                                assertEquals(i * Math.min(1L << bits, JobKeys.BATCH), start, "map " + i + " begins with its reserved unit");
+                            }
+                            for (long v = start; v < start + count; v++) {
+                                seen[(int) v]++;
+                            }
+                        }
+                    }
+                }
+                for (int v = 0; v < seen.length; v++) {
+                    assertEquals(1, seen[v], "value " + v + " at bits=" + bits + ", ppk=" + ppk);
+                }
+            }
+        }
     }
 }
