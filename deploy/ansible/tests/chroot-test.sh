@@ -457,7 +457,7 @@ job_rc=0
 timeout 300 nsenter --net --uts -t "$holder" -- chroot "$root" \
   setpriv --reuid fpgamr --regid fpgamr --init-groups \
   env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
-  sh -c 'cd "$HOME" && exec fpgamr search "$0" --bits 20' "$digest" \
+  sh -c 'cd "$HOME" && exec fpgamr search "$0" --bits 20 --summary-json summary.json' "$digest" \
   >"$logs/job.stdout" 2>"$logs/job.stderr" || job_rc=$?
 cat "$logs/job.stdout"
 if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest:\$HEX\[00012345\]" "$logs/job.stdout"; then
@@ -471,6 +471,18 @@ apps = (json.load(sys.stdin).get("apps") or {}).get("app") or []
 ok = [a for a in apps if a.get("finalStatus") == "SUCCEEDED" and a.get("applicationType") == "MAPREDUCE"]
 print("YARN applications that succeeded: %s" % ", ".join("%s (%s)" % (a["id"], a["name"]) for a in ok))
 sys.exit(0 if ok else 1)' || fail "the ResourceManager lists no succeeded MapReduce application: the job did not run on YARN"
+# The worker measured its speed when it was installed and its NodeManager published it: the job was
+# given it (node attributes through the ResourceManager), and its maps hashed every value.
+"$py" - "$root/home/fpgamr/summary.json" <<'PY' || fail "the job was not given node1's measured speed (see the summary's balance)"
+import json, sys
+s = json.load(open(sys.argv[1]))
+b = s["balance"]
+engines = [e for n in b["nodes"].values() for e in n["engines"]]
+print("balance: " + "; ".join("%s %s given %s (%s), %d values" % (node, e["engine"], e.get("speed_given"), e.get("speed_source"), e["values_hashed"])
+                              for node, n in b["nodes"].items() for e in n["engines"]))
+sys.exit(0 if b["design"] == "stream" and engines and all(e.get("speed_source") == "measured" and e.get("speed_given", 0) > 0 for e in engines)
+         and sum(e["values_hashed"] for e in engines) == 1 << 20 else 1)
+PY
 
 # The same Tool through Hadoop's own launcher: `hadoop jar` with a generic option (-D) after the
 # subcommand, which must reach the job (its tag is on the YARN application).
