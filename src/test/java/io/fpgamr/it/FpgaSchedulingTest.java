@@ -331,9 +331,11 @@ class FpgaSchedulingTest extends OnStandingCluster {
     @Order(6)
     void aSpeculativeAttemptOfAMapCountsItsWorkOnce() throws Exception {
         // Hadoop's speculator with a test plugin that adds a second attempt of map 0 as soon as it runs
-        // (on the test class path: the cluster's containers run on it); pure Java maps over 2^25 values,
-        // seconds each, so that the first attempt still runs when the second has started.
-        int bits = 25;
+        // (on the test class path: the cluster's containers run on it); pure Java maps over 2^27 values,
+        // ten seconds or more each, so that the first attempt still runs when the second has been given a
+        // container and started (2^25 was not enough on a loaded 2-core CI machine: the speculative
+        // attempt was killed before it launched).
+        int bits = 27;
         Run run = search("speculative", bits, "--accel", "java", "--maps", "2", "-D", "mapreduce.map.speculative=true",
             "-D", "yarn.app.mapreduce.am.job.speculator.class=" + ForcedSpeculator.class.getName());
         cluster.assertFoundEverything(run, bits);
