@@ -35,7 +35,6 @@ import org.apache.hadoop.mapred.Merger;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapred.SpillRecord;
-import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.CryptoUtils;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -74,11 +73,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     public static final String VALUE_BYTES = "fpgamr.collector.value.bytes";
     /** Memory for the buckets, MiB: when full, the buckets are spilled (and the spills merged at the end). */
     public static final String BUFFER_MB = "fpgamr.collector.buffer.mb";
-    /**
-     * Test only: in a YARN container, the first attempt of map 0 halts its JVM in its first spill,
-     * after the spill's first partition is on disk (a map killed mid-spill).
-     */
-    public static final String TEST_HALT_IN_SPILL = "fpgamr.collector.test.halt-in-spill";
 
     static final int KEYS = 256;
     private static final int PAGE_BYTES = 32 << 10;
@@ -378,21 +372,10 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
                 }
                 writer.close();
                 index.putIndex(new IndexRecord(segmentStart, writer.getRawLength(), writer.getCompressedLength()), p);
-                haltIfTested(out);
                 reporter.progress();
             }
         }
         return index;
-    }
-
-    private void haltIfTested(FSDataOutputStream out) throws IOException {
-        TaskAttemptID id = task.getTaskID();
-        if (job.getBoolean(TEST_HALT_IN_SPILL, false) && id.getId() == 0 && id.getTaskID().getId() == 0
-            && System.getenv("CONTAINER_ID") != null) {
-            out.hflush();
-            LOG.warn("test hook {}: halting {} in the middle of a spill", TEST_HALT_IN_SPILL, id);
-            Runtime.getRuntime().halt(3);
-        }
     }
 
     @Override
