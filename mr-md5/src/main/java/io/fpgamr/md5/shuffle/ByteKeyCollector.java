@@ -77,6 +77,8 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     static final int KEYS = 256;
     private static final int PAGE_BYTES = 32 << 10;
     private static final int WRITE_BUFFER = 1 << 20;
+    /** The IFile checksum at the end of each segment (IFileOutputStream's CRC32). */
+    private static final int CHECKSUM_BYTES = 4;
     /** As MapTask's: what the shuffle needs to read the output, whatever the task's umask. */
     private static final FsPermission SHUFFLE_OUTPUT_PERM = new FsPermission((short) 0640);
     private static final Map<String, ByteKeyCollector<?, ?>> OPEN = new ConcurrentHashMap<>();
@@ -275,7 +277,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         System.arraycopy(header, 0, page, off, header.length);
         System.arraycopy(d, 0, page, off + header.length, 1 + valueBytes);
         outputRecords.increment(1);
-        outputBytes.increment(1 + valueBytes);
     }
 
     /**
@@ -300,7 +301,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
             }
         }
         outputRecords.increment(count);
-        outputBytes.increment((long) count * (1 + valueBytes));
         reporter.progress();
     }
 
@@ -361,21 +361,34 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
                 long segmentStart = out.getPos();
                 IFile.Writer<K, V> writer = new IFile.Writer<>(job, out, keyClass, valueClass, codec, spilledRecords);
                 DataOutputStream records = writer.getOutputStream();
+                long written = 0;
                 for (int b : keysOf[p]) {
                     for (int j = 0; j < pageCount[b]; j++) {
                         int length = j == pageCount[b] - 1 ? fill[b] : pageLimit;
                         records.write(pages.get(pagesOf[b][j]), 0, length);
                         for (int r = length / recordBytes; r > 0; r--) {
                             writer.updateCountersForExternalAppend(recordBytes);
+                            written++;
                         }
                     }
                 }
                 writer.close();
+                outputBytes.increment(keyValueBytes(writer, written));
                 index.putIndex(new IndexRecord(segmentStart, writer.getRawLength(), writer.getCompressedLength()), p);
                 reporter.progress();
             }
         }
         return index;
+    }
+
+    /**
+     * The key and value bytes of a segment's {@code records} records, from what was written: the
+     * bytes that reached the stream (an IFile counts them, its checksum included) less the framing,
+     * as MapOutputBuffer counts the serialized bytes; with a codec, the bytes handed to it.
+     */
+    private long keyValueBytes(IFile.Writer<K, V> writer, long records) {
+        long framing = records * header.length + 2L * WritableUtils.getVIntSize(IFile.EOF_MARKER);
+        return (codec == null ? writer.getCompressedLength() - CHECKSUM_BYTES : writer.getRawLength()) - framing;
     }
 
     @Override
