@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -72,7 +74,7 @@ class ProductionCodeTest {
                 p.add(file + ":" + line(code, at) + ": System.exit outside a command-line entry point (static void main)");
             }
         }
-        java.util.Map<String, String> constants = new java.util.HashMap<>();
+        Map<String, String> constants = new HashMap<>();
         m = CONSTANT.matcher(code);
         while (m.find()) {
             constants.put(m.group(1), m.group(2));

@@ -5,6 +5,7 @@ import io.fpgamr.md5.job.Md5Counters;
 import io.fpgamr.md5.job.Md5Job;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.CryptoUtils;
@@ -83,7 +84,7 @@ record WorkCounts(long valuesHashed, long preimagesRejected, long mapOutputRecor
                 long framing = written.mapTasks() * written.reducers() * SEGMENT_FRAMING;
                 long records = written.materializedBytes() - framing;
                 if (records != mapOutputRecords * (each + RECORD_FRAMING)) {
-                    p.add(String.format(java.util.Locale.ROOT, "the maps wrote %d bytes of records (%d file bytes less the framing of %d maps x %d "
+                    p.add(String.format(Locale.ROOT, "the maps wrote %d bytes of records (%d file bytes less the framing of %d maps x %d "
                             + "reducers), %.3f per record, not %d + %d framing", records, written.materializedBytes(), written.mapTasks(),
                         written.reducers(), mapOutputRecords == 0 ? 0.0 : (double) records / mapOutputRecords, each, RECORD_FRAMING));
                 }

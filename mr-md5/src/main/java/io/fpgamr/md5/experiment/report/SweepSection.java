@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /** One sweep: the thesis's stage-time and TpW tables, with figure 10.x (reducers) and 11.x (node count) where it varies them. */
 final class SweepSection {
@@ -123,8 +124,8 @@ final class SweepSection {
 
     /** What the sweep produces, and which thesis rows (by their tables) it is set beside: those it found, no others. */
     private String produces(List<Point> points, boolean scaling) {
-        java.util.TreeSet<String> tables = new java.util.TreeSet<>();
-        java.util.TreeSet<String> nodes = new java.util.TreeSet<>();
+        TreeSet<String> tables = new TreeSet<>();
+        TreeSet<String> nodes = new TreeSet<>();
         for (Point p : points) {
             thesis(p, scaling).ifPresent(e -> {
                 tables.addAll(List.of(e.tables().split(" ")));
