@@ -21,8 +21,11 @@
  *                                    the CLOCK_KHZ register) only scales the
  *                                    modelled device time.
  *
- * Fault injection (vsim only; the simulation harness does it, the RTL is
- * the same): fault=KIND@K makes the K-th device batch since open (counted
+ * Fault injection (vsim only: the simulated device is a test device, and
+ * injecting faults is part of what it simulates; the real device's bus, uio,
+ * takes no fault option and no production path reads one, which
+ * mr-md5's ProductionCodeTest checks; the simulation harness does it, the RTL
+ * is the same): fault=KIND@K makes the K-th device batch since open (counted
  * from 1, over both paths) fail:
  *   dma_error@K  the batch's DMA gets SLVERR responses: the call returns
  *                FPGAMR_EIO ("read/write response error"); the next batch

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,10 @@ class BenchShuffleTest {
 
     /** Runs bench for a planted value and checks the preimage, the values hashed and an exact shuffle; returns the summary. */
     private JsonNode benchFindsThePlantedValue(int bits, String... options) throws Exception {
+        return benchFindsThePlantedValue(bits, Map.of(), options);
+    }
+
+    private JsonNode benchFindsThePlantedValue(int bits, Map<String, String> env, String... options) throws Exception {
         long values = 1L << bits;
         long planted = random.nextLong(values);
         Path json = tmp.resolve("summary.json");
@@ -32,7 +37,7 @@ class BenchShuffleTest {
         System.arraycopy(options, 0, args, 1, options.length);
         System.arraycopy(new String[] {Fpgamr.md5Hex(planted, bits), "--bits", "" + bits, "--repeat", "1", "--output",
             tmp.resolve("out").toString(), "--summary-json", json.toString()}, 0, args, options.length + 1, 9);
-        Fpgamr.Result r = Fpgamr.run(tmp, args);
+        Fpgamr.Result r = Fpgamr.run(tmp, env, args);
         assertEquals(0, r.code(), r.err());
         assertEquals(List.of(Fpgamr.potLine(planted, bits)), r.outLines());
         assertTrue(r.err().contains("values hashed " + values + " of " + values), r.err());
@@ -48,9 +53,21 @@ class BenchShuffleTest {
         for (JsonNode node : s.get("maps_by_node")) {
             maps += node.get("cpu").asInt() + node.get("fpga").asInt();
         }
-        assertEquals(maps, shuffle.get("collector_maps").asInt(), "every map's output went through the one-byte-key collector");
+        boolean hadoops = String.join(" ", options).contains("collector.class=" + HADOOPS_COLLECTOR);
+        assertEquals(hadoops ? 0 : maps, shuffle.get("collector_maps").asInt(),
+            hadoops ? "every map's output went through Hadoop's MapOutputBuffer" : "every map's output went through the one-byte-key collector");
         assertTrue(s.get("engine_cpu_s").asDouble() > 0);
         return s;
+    }
+
+    private static final String HADOOPS_COLLECTOR = "org.apache.hadoop.mapred.MapTask$MapOutputBuffer";
+
+    @Test
+    void theUsersCollectorWinsHadoopsOwnWithTheSameExactCounts() throws Exception {
+        // the README's way back to Hadoop's own map side: a -D (or a site file) that BenchShuffle keeps
+        JsonNode s = benchFindsThePlantedValue(18, "-D", "mapreduce.job.map.output.collector.class=" + HADOOPS_COLLECTOR,
+            "--cluster", "local", "--maps", "2", "--reducers", "3");
+        assertEquals(0, s.get("shuffle").get("failed_map_attempts").asInt());
     }
 
     @Test
@@ -78,8 +95,10 @@ class BenchShuffleTest {
     @Test
     void aMapKilledInTheMiddleOfASpillIsRedoneAndTheCountsStayExact() throws Exception {
         // A 1 MiB collector buffer makes every map spill many times and merge; the first attempt of
-        // map 0 halts its JVM once its first spill has a partition on disk (the collector's test hook).
-        JsonNode s = benchFindsThePlantedValue(20, "-D", "fpgamr.collector.test.halt-in-spill=true", "-D",
+        // map 0 halts its JVM with spills on disk, before its merge (HaltingCollector, this test's
+        // own class, chosen with -D and given to the containers on HADOOP_CLASSPATH).
+        JsonNode s = benchFindsThePlantedValue(20, Map.of("HADOOP_CLASSPATH", StandingCluster.testClasses()),
+            "-D", "mapreduce.job.map.output.collector.class=" + HaltingCollector.class.getName(), "-D",
             "fpgamr.collector.buffer.mb=1", "--cluster", "embedded", "--maps", "4", "--reducers", "4");
         assertEquals(1, s.get("shuffle").get("failed_map_attempts").asInt(), "the killed attempt");
         // each pair written once in a spill and once by the merge (the killed attempt's are not counted); held in memory on the reduce side

@@ -101,7 +101,7 @@ class ExperimentPlanTest {
 
         String report = Files.readString(out.resolve("report.md"));
         for (String table : List.of("### Stage times [s], mean ± sd", "### Energy and TpW, mean ± sd", "## Where the maps' time goes",
-            "## The ARM-FPGA node, MODELLED", "## fpgamr against the same search written the plain Hadoop way",
+            "## The ARM-FPGA device, MODELLED, DEVICE ONLY", "## The framework's overhead (thesis chapter 12)", "## Hardware",
             "## Power over time", "## Failed runs\n\nNone.")) {
             assertTrue(report.contains(table), "report has " + table);
         }

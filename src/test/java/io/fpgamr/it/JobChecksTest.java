@@ -98,4 +98,40 @@ class JobChecksTest {
         assertEquals(1L << BITS, p.get("values_hashed").asLong(), p.toString());
         assertEquals(s.get("job_id").asText(), p.get("job").asText());
     }
+
+    /** A bench job of 2 maps on the local runner whose map 0 writes a wrong record of the given kind (MisplacingCollector). */
+    private Fpgamr.Result benchWithAWrongRecord(String kind) throws Exception {
+        return Fpgamr.run(tmp, Map.of("HADOOP_CLASSPATH", StandingCluster.testClasses()), "bench",
+            "-D", "mapreduce.job.map.output.collector.class=" + MisplacingCollector.class.getName(), "-D", MisplacingCollector.KIND + "=" + kind,
+            Fpgamr.md5Hex(77, BITS), "--bits", "" + BITS, "--cluster", "local", "--maps", "2", "--reducers", "2", "--repeat", "1",
+            "--output", tmp.resolve("out").toString());
+    }
+
+    @Test
+    void aValueTwiceAndAnotherMissingInOneKeyFailsTheBench() throws Exception {
+        // every record and byte count is exact: only the reduces' check of each key's values sees it
+        Fpgamr.Result r = benchWithAWrongRecord(MisplacingCollector.SWAP);
+        assertEquals(1, r.code(), r.err());
+        List<String> lines = r.err().lines().toList();
+        assertTrue(lines.get(lines.size() - 1).matches("fpgamr: job job_local\\d+_0001 did not check out: \\Q"
+            + "the reduces checked 256 of 256 key bytes, 1 of them not carrying exactly the domain's values (a value missing or there twice; "
+            + "the reduce log names the key)\\E"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace");
+        assertFalse(Files.exists(tmp.resolve("out")), "the output of a failed job is removed");
+        assertTrue(Files.readString(tmp.resolve("fpgamr.log")).contains("key byte " + MisplacingCollector.KEY
+            + ": the right number of values (4096), but not the domain's: some missing, others there more than once"));
+    }
+
+    @Test
+    void aShortRecordFailsTheBench() throws Exception {
+        Fpgamr.Result r = benchWithAWrongRecord(MisplacingCollector.SHORT);
+        assertEquals(1, r.code(), r.err());
+        List<String> lines = r.err().lines().toList();
+        assertTrue(lines.get(lines.size() - 1).matches("fpgamr: job job_local\\d+_0001 failed: .*"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace");
+        assertFalse(Files.exists(tmp.resolve("out")), "the output of a failed job is removed");
+        // the reduce that met it names it (the launcher's check of the bytes written is WorkCountsTest's)
+        assertTrue(Files.readString(tmp.resolve("fpgamr.log")).contains("a bench value of 19 bytes, not 20 (message 4 + digest 16): "
+            + "a map wrote a record of the wrong length"));
+    }
 }

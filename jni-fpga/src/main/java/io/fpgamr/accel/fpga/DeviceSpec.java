@@ -126,7 +126,8 @@ public final class DeviceSpec {
     /**
      * A fault the simulated device injects (for the tests of what the driver, the engine, the job
      * and YARN do with a failing device): {@code KIND@BATCH}, the device batch counted from 1 since
-     * the device was opened.
+     * the device was opened. The simulator is a test device and injecting faults is part of what it
+     * simulates; the real device ({@link Bus#UIO}) takes no fault option.
      * <ul>
      *   <li>{@code dma_error@K}: batch K's DMA gets an error response (the device reports a bus
      *       error; the driver returns FPGAMR_EIO);

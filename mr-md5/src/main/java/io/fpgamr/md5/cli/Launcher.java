@@ -160,7 +160,7 @@ public class Launcher extends Configured implements Tool {
             boolean ok = awaitCompletion(job, config.timeoutS(), progress);
             doneMs = System.currentTimeMillis();
             jobId = job.getJobID().toString();
-            counts = ok ? WorkCounts.of(job.getCounters()) : null;
+            counts = ok ? WorkCounts.of(job.getCounters(), job.getConfiguration()) : null;
             String problems = ok ? counts.problems(config.mode(), config.domain()) : null;
             progress.finish(ok && problems == null);
             if (!ok) {

@@ -72,7 +72,9 @@ public final class Main {
             err.println("fpgamr: " + e.getMessage());
             return 1;
         } catch (Exception | LinkageError e) {
-            err.println("fpgamr: failed: " + e);
+            // not a bad input nor a failed job: a defect, or the machine. One line here, the whole
+            // trace in the log file the line names.
+            err.println(FailureLog.record(e));
             return 1;
         }
     }

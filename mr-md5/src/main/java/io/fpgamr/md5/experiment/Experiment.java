@@ -108,6 +108,7 @@ public final class Experiment {
             err.println("experiment: " + results.forgetFailed() + " failed run(s) to run again");
         }
         if (!cl.hasOption("report-only")) {
+            Environment.here(cluster, plan.energy()).write(dir);
             runAll(plan, cluster, energy, dir, results, err);
         }
         Path report = Report.write(plan, published, Plan.folder(planFile), results.rows(), dir);

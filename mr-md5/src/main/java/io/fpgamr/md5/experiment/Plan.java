@@ -28,7 +28,7 @@ import java.util.Map;
  * @param energy        the energy monitor's flags ({@code fpgamr energy} settings), e.g. a declared wattage
  * @param fpgaDevices   simulated FPGAs of the embedded FPGA node (node type {@code fpga})
  * @param published     the thesis's published values, relative to the plan's folder
- * @param armFpga       the modelled ARM-FPGA node's clock and board power (issue 16, item 5)
+ * @param armFpga       the modelled ARM-FPGA node's clock and board power
  */
 public record Plan(String name, int bits, String target, int repetitions, int timeoutS, List<String> energy, int fpgaDevices,
                    String published, ArmFpga armFpga, List<Sweep> sweeps) {
@@ -41,7 +41,8 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
     /**
      * One sweep: the thesis tables it reproduces and the product of its lists.
      *
-     * @param tables          the thesis's tables and figures it stands for ("9.1", ...), named in the report
+     * @param tables          the thesis's tables and figures it stands for ("9.1", ...): the plan's documentation; the
+     *                        report names the tables of the thesis rows it actually compares with
      * @param thesisReducers  the thesis's reducer count each of {@code reducers} stands for, where a small plan scales
      *                        them down (default: the same counts): the row of the thesis the report compares with
      * @param thesisFramework the thesis's framework it compares with: {@code disco} (default) or {@code patched} (chapter 12)
@@ -151,8 +152,6 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
             require(!s.nodeTypes().contains("fpga") || fpgaDevices > 0 && s.nodes().equals(List.of(1)),
                 w + ": fpga runs on the one FPGA node (nodes: [1]) and needs fpga_devices > 0");
             require(!s.jobs().contains("baseline") || s.nodeTypes().equals(List.of("x86")), w + ": the baseline job runs on x86 only");
-            require(!s.jobs().contains("baseline") || s.inputs().stream().allMatch(in -> in.ppk() == 1),
-                w + ": the baseline job reads one record per value (ppk: 1)");
         }
         require(armFpga == null || armFpga.clockMhz() > 0 && armFpga.boardWatts() > 0 && armFpga.clockSource() != null
             && armFpga.boardWattsSource() != null, f + "arm_fpga needs clock_mhz, clock_source, board_watts and board_watts_source");

@@ -18,9 +18,13 @@ public record Published(String source, List<Entry> entries) {
      * @param node      x86, arm or arm-fpga: the thesis's node types
      * @param framework disco (chapters 9-11) or patched (chapter 12)
      * @param scaling   a row of the node-count study (tables 11.1, 11.2)
+     * @param kMap      the node-count study's k coefficients (the figure over the one-node figure) as tables 11.1
+     *                  and 11.2 print them, transcribed, never recomputed (rounding differs: the thesis's 3-node
+     *                  k_total is 0.376, 2936.4 / 7746.4 is 0.379); null for the other rows
      */
     public record Entry(String tables, String node, String framework, int ppk, int maps, int reducers, int nodes, Boolean scaling,
-                        List<Double> mapS, List<Double> shuffleS, List<Double> reduceS, List<Double> totalS, List<Double> tpw) {
+                        List<Double> mapS, List<Double> shuffleS, List<Double> reduceS, List<Double> totalS, List<Double> tpw,
+                        Double kMap, Double kShuffle, Double kReduce, Double kTotal, Double kTpw) {
 
         /** A figure as the thesis printed it: "mean ± sd", or the mean alone for its single run. */
         public static String format(List<Double> v) {
@@ -33,6 +37,11 @@ public record Published(String source, List<Entry> entries) {
 
         public static Double mean(List<Double> v) {
             return v == null || v.isEmpty() ? null : v.get(0);
+        }
+
+        /** A k coefficient as the thesis printed it (three decimals), or empty. */
+        public static String formatK(Double k) {
+            return k == null ? "" : String.format(Locale.ROOT, "%.3f", k);
         }
     }
 

@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.Writable;
 
 /**
@@ -80,6 +81,12 @@ public class HashedValue implements Writable, Configurable {
 
     @Override
     public void readFields(DataInput in) throws IOException {
+        // The reduce side hands a value its record's bytes: a record of another length is the map
+        // side's error, named here rather than read into the next one or cut short by an EOF.
+        if (in instanceof DataInputBuffer b && b.getLength() - b.getPosition() != width + 16) {
+            throw new IOException("a bench value of " + (b.getLength() - b.getPosition()) + " bytes, not " + (width + 16)
+                + " (message " + width + " + digest 16): a map wrote a record of the wrong length");
+        }
         in.readFully(bytes, 0, width + 16);
     }
 

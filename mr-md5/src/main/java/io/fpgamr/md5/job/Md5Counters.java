@@ -22,6 +22,12 @@ public enum Md5Counters {
     MAP_SORT_US,
     /** Bench maps whose output {@link ByteKeyCollector} wrote (the others fell back to Hadoop's MapOutputBuffer). */
     COLLECTOR_MAPS,
+    /** Map tasks that ended (only a succeeded attempt's counters count): each wrote one output segment per reducer. */
+    MAP_TASKS,
+    /** Bench mode: key bytes whose values a reducer checked against the domain ({@link KeyCheck}). */
+    KEYS_CHECKED,
+    /** Bench mode: key bytes whose values were not exactly the domain's (a value missing, twice, or under another key). */
+    KEYS_WRONG,
     /** Map tasks that hashed with the pure-Java engine because no native kernel was available. */
     JAVA_FALLBACK_MAPS,
     /** FPGA maps: the driver's figures, summed over the maps that hashed on a device. */

@@ -35,7 +35,6 @@ import org.apache.hadoop.mapred.Merger;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapred.SpillRecord;
-import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.CryptoUtils;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -74,15 +73,12 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     public static final String VALUE_BYTES = "fpgamr.collector.value.bytes";
     /** Memory for the buckets, MiB: when full, the buckets are spilled (and the spills merged at the end). */
     public static final String BUFFER_MB = "fpgamr.collector.buffer.mb";
-    /**
-     * Test only: in a YARN container, the first attempt of map 0 halts its JVM in its first spill,
-     * after the spill's first partition is on disk (a map killed mid-spill).
-     */
-    public static final String TEST_HALT_IN_SPILL = "fpgamr.collector.test.halt-in-spill";
 
     static final int KEYS = 256;
     private static final int PAGE_BYTES = 32 << 10;
     private static final int WRITE_BUFFER = 1 << 20;
+    /** The IFile checksum at the end of each segment (IFileOutputStream's CRC32). */
+    private static final int CHECKSUM_BYTES = 4;
     /** As MapTask's: what the shuffle needs to read the output, whatever the task's umask. */
     private static final FsPermission SHUFFLE_OUTPUT_PERM = new FsPermission((short) 0640);
     private static final Map<String, ByteKeyCollector<?, ?>> OPEN = new ConcurrentHashMap<>();
@@ -281,7 +277,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         System.arraycopy(header, 0, page, off, header.length);
         System.arraycopy(d, 0, page, off + header.length, 1 + valueBytes);
         outputRecords.increment(1);
-        outputBytes.increment(1 + valueBytes);
     }
 
     /**
@@ -306,7 +301,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
             }
         }
         outputRecords.increment(count);
-        outputBytes.increment((long) count * (1 + valueBytes));
         reporter.progress();
     }
 
@@ -367,32 +361,34 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
                 long segmentStart = out.getPos();
                 IFile.Writer<K, V> writer = new IFile.Writer<>(job, out, keyClass, valueClass, codec, spilledRecords);
                 DataOutputStream records = writer.getOutputStream();
+                long written = 0;
                 for (int b : keysOf[p]) {
                     for (int j = 0; j < pageCount[b]; j++) {
                         int length = j == pageCount[b] - 1 ? fill[b] : pageLimit;
                         records.write(pages.get(pagesOf[b][j]), 0, length);
                         for (int r = length / recordBytes; r > 0; r--) {
                             writer.updateCountersForExternalAppend(recordBytes);
+                            written++;
                         }
                     }
                 }
                 writer.close();
+                outputBytes.increment(keyValueBytes(writer, written));
                 index.putIndex(new IndexRecord(segmentStart, writer.getRawLength(), writer.getCompressedLength()), p);
-                haltIfTested(out);
                 reporter.progress();
             }
         }
         return index;
     }
 
-    private void haltIfTested(FSDataOutputStream out) throws IOException {
-        TaskAttemptID id = task.getTaskID();
-        if (job.getBoolean(TEST_HALT_IN_SPILL, false) && id.getId() == 0 && id.getTaskID().getId() == 0
-            && System.getenv("CONTAINER_ID") != null) {
-            out.hflush();
-            LOG.warn("test hook {}: halting {} in the middle of a spill", TEST_HALT_IN_SPILL, id);
-            Runtime.getRuntime().halt(3);
-        }
+    /**
+     * The key and value bytes of a segment's {@code records} records, from what was written: the
+     * bytes that reached the stream (an IFile counts them, its checksum included) less the framing,
+     * as MapOutputBuffer counts the serialized bytes; with a codec, the bytes handed to it.
+     */
+    private long keyValueBytes(IFile.Writer<K, V> writer, long records) {
+        long framing = records * header.length + 2L * WritableUtils.getVIntSize(IFile.EOF_MARKER);
+        return (codec == null ? writer.getCompressedLength() - CHECKSUM_BYTES : writer.getRawLength()) - framing;
     }
 
     @Override

@@ -24,9 +24,10 @@ class PlanTest {
         assertEquals(28, p.bits());
         assertEquals(5, p.repetitions());
         // ch10: 2 inputs x 5 reducer counts (ch9's two among them); ch11: 3 more node counts (its 1-node point is ch10's
-        // 32-reducer 2^18 point); ch12: the fpga point (its x86 point is that one again); the baseline: 1
-        assertEquals(10 + 3 + 1 + 1, p.points().size());
-        assertEquals(1, p.points().stream().filter(pt -> pt.job().equals("baseline")).count());
+        // 32-reducer 2^18 point); ch12: the fpga point (its x86 point is that one again); the framework: the plain job at both
+        // PpK (fpgamr's two points are ch10's 32-reducer ones)
+        assertEquals(10 + 3 + 1 + 2, p.points().size());
+        assertEquals(2, p.points().stream().filter(pt -> pt.job().equals("baseline")).count());
         assertEquals(List.of(1, 2, 3, 4), p.points(p.sweeps().get(2)).stream().map(Point::nodes).toList());
     }
 

@@ -130,8 +130,9 @@ class BenchJobHarness {
         job.setOutputKeyClass(NullWritable.class);
         job.setOutputValueClass(Text.class);
         job.setOutputFormatClass(TextOutputFormat.class);
-        BenchShuffle.configure(job.getConfiguration());
+        // the test's settings first, as a user's -D: BenchShuffle keeps them
         extra.forEach(job.getConfiguration()::set);
+        BenchShuffle.configure(job.getConfiguration());
         Path out = tmp.resolve(name);
         FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
         assertTrue(job.waitForCompletion(false), name + " failed");

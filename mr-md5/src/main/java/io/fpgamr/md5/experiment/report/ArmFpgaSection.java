@@ -40,7 +40,10 @@ final class ArmFpgaSection {
         String clockSource = m.clockSource();
         double watts = m.boardWatts();
         String wattsSource = m.boardWattsSource();
-        if (m.report() != null) {
+        String routing;
+        if (m.report() == null) {
+            routing = "the plan names no hardware report: what place-and-route says of this clock is not known here";
+        } else {
             Path rep = c.planFolder.resolve(m.report());
             if (Files.isRegularFile(rep)) {
                 JsonNode j = Mappers.JSON.readTree(rep.toFile());
@@ -52,19 +55,25 @@ final class ArmFpgaSection {
                     watts = j.get("board_power_w_modelled").asDouble();
                     wattsSource = j.path("board_power_source").asText(wattsSource) + " (from " + m.report() + ")";
                 }
+                routing = routing(j, mhz, m.report());
             } else {
-                clockSource += " (" + m.report() + " not built: `make -C hdl report`)";
+                routing = m.report() + " is absent (`make -C hdl report` writes it): whether any place-and-route reached this clock is not "
+                    + "known here";
             }
         }
-        c.line("## The ARM-FPGA node, MODELLED (thesis 9.1.3, 12.1, 12.2)");
+        c.line("## The ARM-FPGA device, MODELLED, DEVICE ONLY (thesis 9.1.3, 12.1, 12.2)");
         c.line();
-        c.line(String.format(Locale.ROOT, "Not measured: no board here. Device cycles are exact (the simulated RTL counted them), the clock is "
-            + "%.1f MHz (%s), the board's power %.3f W is **declared** (%s). Device time = cycles / clock; energy = power × device time; "
-            + "TpW = values hashed / energy. This is the device alone, an upper bound: the framework's time on the board's ARM cores is "
-            + "not modelled.", mhz, clockSource, watts, wattsSource));
+        c.line(String.format(Locale.ROOT, "Not measured: no board here. Device cycles are exact (the simulated RTL counted them). The clock is "
+            + "the design clock, %.1f MHz (%s), not a measured or routed one: %s. The thesis's device ran one pipelined MD5 core at 50 MHz "
+            + "(its section 7.1). The board's power %.3f W is **declared** (%s). Device time = cycles / clock; energy = power × device time; "
+            + "TpW = values hashed / energy. These figures are the **device alone**: no ARM cores, no framework, no memory or network, an "
+            + "upper bound. The thesis's TpW beside them is **whole-node** (the board at its supply, Disco running): the ratio column "
+            + "divides one by the other only to say how far apart they are, it is not a like-for-like comparison.", mhz, clockSource,
+            routing, watts, wattsSource));
         c.line();
-        c.line("| point | runs | device cycles | device time [s] (modelled) | energy [J] (modelled) | TpW (modelled) | thesis TpW ARM-FPGA, patched "
-            + "(12.2) | ratio | thesis TpW ARM-FPGA, Disco (9.1.3) |");
+        c.line("| point | runs | device cycles | device time [s] (modelled, device only) | energy [J] (modelled, device only) | TpW (modelled, "
+            + "device only) | thesis TpW ARM-FPGA whole node, patched (12.2, measured) | ratio [modelled device only ÷ measured whole node: "
+            + "not like for like] | thesis TpW ARM-FPGA whole node, Disco (9.1.3, measured) |");
         c.line("|---|---|---|---|---|---|---|---|---|");
         Published.Entry patched = c.published.find("arm-fpga", "patched", 262144, 32, 1, false).orElse(null);
         Published.Entry disco = c.published.find("arm-fpga", "disco", 262144, 4, 1, false).orElse(null);
@@ -85,7 +94,7 @@ final class ArmFpgaSection {
             c.line(String.format(Locale.ROOT, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s |", e.getKey(), rs.size(),
                 ms.stream().mapToLong(ModelRow::deviceCycles).average().orElse(0), fmt(Stats.of(ms.stream().map(ModelRow::deviceS).toList()), 6),
                 fmt(Stats.of(ms.stream().map(ModelRow::energyJ).toList()), 4), fmt(tpw), patched == null ? "" : Published.Entry.format(patched.tpw()),
-                ratio(tpw.mean(), patched == null ? null : Published.Entry.mean(patched.tpw())),
+                ratio(tpw.mean(), patched == null ? null : Published.Entry.mean(patched.tpw()), "modelled device only", "measured whole node"),
                 disco == null ? "" : Published.Entry.format(disco.tpw())));
         }
         c.line();
@@ -97,6 +106,26 @@ final class ArmFpgaSection {
         tpwPerNodeType(c, pointTpw);
     }
 
+    /** What the hardware report says of the default configuration's place-and-route against the design clock, read from it. */
+    static String routing(JsonNode report, double mhz, String name) {
+        String def = report.path("default").asText("");
+        for (JsonNode cfg : report.path("configurations")) {
+            String id = cfg.path("pipelines").asInt() + "-" + cfg.path("data_w").asInt();
+            if (!id.equals(def)) {
+                continue;
+            }
+            String which = String.format(Locale.ROOT, "%s says its default configuration (%d pipelines, %d-bit bus) ", name,
+                cfg.path("pipelines").asInt(), cfg.path("data_w").asInt());
+            if (!cfg.hasNonNull("fmax_mhz")) {
+                return which + "was not routed, so no place-and-route of it has reached this clock";
+            }
+            double fmax = cfg.get("fmax_mhz").asDouble();
+            return which + String.format(Locale.ROOT, "was routed on a proxy part (%s) at Fmax %.2f MHz: the design clock is %s",
+                cfg.path("timing_part").asText("?"), fmax, fmax >= mhz ? "met there" : "NOT met there");
+        }
+        return name + " has no entry for its default configuration (" + (def.isEmpty() ? "none named" : def) + "): its routing is not known here";
+    }
+
     /** TpW per node type: the model, the nodes present, and the thesis's measured nodes. */
     private static void tpwPerNodeType(ReportContext c, List<Double> pointTpw) throws IOException {
         List<String> cats = new ArrayList<>();
@@ -105,17 +134,17 @@ final class ArmFpgaSection {
             List<ResultRow> rs = c.ok.values().stream().flatMap(List::stream)
                 .filter(r -> r.job().equals("fpgamr") && r.nodeType().equals(type) && r.tpw() != null).toList();
             if (!rs.isEmpty()) {
-                cats.add(type + " here (" + basisWord(rs) + ")");
+                cats.add(type + " here, whole job (" + basisWord(rs) + ")");
                 values.add(stat(rs, ResultRow::tpw).mean());
             }
         }
         if (!pointTpw.isEmpty()) {
-            cats.add("ARM-FPGA device (modelled)");
+            cats.add("ARM-FPGA device only (modelled)");
             values.add(pointTpw.stream().mapToDouble(Double::doubleValue).average().getAsDouble());
         }
         for (String node : List.of("x86", "arm", "arm-fpga")) {
             c.published.find(node, "patched", 262144, 32, 1, false).ifPresent(e -> {
-                cats.add("thesis " + node + " (12.2, measured)");
+                cats.add("thesis " + node + " whole node (12.2, measured)");
                 values.add(Published.Entry.mean(e.tpw()));
             });
         }
@@ -129,7 +158,8 @@ final class ArmFpgaSection {
         Map<String, List<Double>> series = new LinkedHashMap<>();
         series.put("TpW [1/J]", values);
         String name = "tpw-node-types";
-        var chart = StudyCharts.bars("TpW per node type (labels say measured, declared or modelled)", "node type", "TpW [1/J], log scale",
+        var chart = StudyCharts.bars("TpW per node type (labels say measured, declared or modelled, device only or whole node)", "node type",
+            "TpW [1/J], log scale",
             cats, series, false);
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setYAxisMin(1.0);

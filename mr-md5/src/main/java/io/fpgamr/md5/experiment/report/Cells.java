@@ -81,6 +81,38 @@ final class Cells {
         return a == null || b == null || b == 0 ? "" : String.format(Locale.ROOT, "%.3f", a / b);
     }
 
+    /**
+     * A ratio with the basis of its two figures, so that no cell reads as measured when it is not:
+     * {@code 1.234 [declared ÷ measured]}. Energy ratios carry it always; a declared or modelled
+     * figure on either side makes the ratio as modelled as its weakest side.
+     */
+    static String ratio(Double a, Double b, String basisA, String basisB) {
+        String r = ratio(a, b);
+        return r.isEmpty() ? "" : r + " [" + basisA + " ÷ " + basisB + "]";
+    }
+
+    /** The energy basis of some runs in one word for a ratio cell: measured, declared, simulated FPGA (modelled), or none. */
+    static String energyBasis(List<ResultRow> rs) {
+        if (rs.isEmpty()) {
+            return "";
+        }
+        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("no-power-source"))) {
+            return "no power source";
+        }
+        boolean declared = rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("declared-power"));
+        boolean simulated = rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("simulated-fpga"));
+        if (declared && simulated) {
+            return "declared, simulated FPGA: modelled";
+        }
+        if (declared) {
+            return "declared: modelled";
+        }
+        if (simulated) {
+            return "simulated FPGA: modelled";
+        }
+        return "modelled".equals(rs.get(0).basis()) ? "modelled" : rs.get(0).basis();
+    }
+
     static String ppk(int ppk) {
         return ppk == 262144 ? "2^18" : Integer.toString(ppk);
     }

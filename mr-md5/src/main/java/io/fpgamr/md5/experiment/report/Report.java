@@ -13,12 +13,14 @@ import java.util.Locale;
 /**
  * {@code DIR/report.md} and its figures ({@code DIR/figures/*.png|svg}) from a plan and its
  * results: per sweep the thesis's stage-time and TpW tables (mean ± sd over the runs) with the
- * thesis's published value and the ratio beside wherever it has one ({@link SweepSection}); fpgamr
- * against the plain Hadoop job ({@link BaselineSection}); how the work fell on the nodes
+ * thesis's published value and the ratio beside wherever it has one ({@link SweepSection}); both sides'
+ * hardware ({@link HardwareSection}); the framework's overhead, the plain Hadoop job against fpgamr's
+ * beside the thesis's stock and patched Disco ({@link FrameworkSection}); how the work fell on the nodes
  * ({@link BalanceSection}); where the maps' time goes
  * ({@link MapTimeSection}); the modelled ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
  * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled and
- * declared figures are labelled where they appear.
+ * declared figures are labelled where they appear, and every ratio cell says the basis of both its
+ * figures ({@code [declared: modelled ÷ measured]}).
  */
 public final class Report {
     public static final String FILE = "report.md";
@@ -38,10 +40,11 @@ public final class Report {
 
     private static void render(ReportContext c) throws IOException {
         header(c);
+        HardwareSection.render(c);
         for (Plan.Sweep s : c.plan.sweeps()) {
             SweepSection.render(c, s);
         }
-        BaselineSection.render(c);
+        FrameworkSection.render(c);
         BalanceSection.render(c);
         MapTimeSection.render(c);
         ArmFpgaSection.render(c);
@@ -61,8 +64,11 @@ public final class Report {
         c.line();
         c.line("Times are measured (the tasks' own clocks). Energy, mean power, TpW and ED²P carry their basis: **declared** (a wattage "
             + "the plan states, no meter: modelled), **measured** (a power source read it), or **simulated FPGA** (maps on the Verilated "
-            + "design run by a CPU: modelled). Ratios are fpgamr / thesis; the thesis ran 2^28 values on its own hardware, so time "
-            + "ratios at another domain size compare shapes, not speeds. Thesis values: " + c.published.source() + ".");
+            + "design run by a CPU: modelled). Ratios are fpgamr / thesis unless a column says otherwise, and each ratio cell says "
+            + "in brackets the basis of its two figures, e.g. `[declared: modelled ÷ measured]`: a ratio is no more measured than its "
+            + "weaker side. The thesis ran 2^28 values on its own hardware (below), so time ratios at another domain size compare "
+            + "shapes, not speeds. Device-only figures (the modelled ARM-FPGA device) are labelled so and never stand for a whole node. "
+            + "Thesis values: " + c.published.source() + ".");
         c.line();
     }
 }

@@ -1,6 +1,7 @@
 package io.fpgamr.md5.experiment.report;
 
 import static io.fpgamr.md5.experiment.report.Cells.basis;
+import static io.fpgamr.md5.experiment.report.Cells.energyBasis;
 import static io.fpgamr.md5.experiment.report.Cells.fmt;
 import static io.fpgamr.md5.experiment.report.Cells.fmtSci;
 import static io.fpgamr.md5.experiment.report.Cells.hashedCell;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /** One sweep: the thesis's stage-time and TpW tables, with figure 10.x (reducers) and 11.x (node count) where it varies them. */
 final class SweepSection {
@@ -39,22 +41,22 @@ final class SweepSection {
     }
 
     private void render() throws IOException {
-        c.line("## " + (s.title() != null ? s.title() : s.name()) + (s.tables() == null ? "" : " (thesis " + String.join(", ", s.tables()) + ")"));
-        c.line();
         List<Point> points = c.plan.points(s);
         boolean scaling = s.nodes().size() > 1;
-        c.line("Compared with the thesis's " + (scaling ? "ARM Novena cluster" : "reference x86 system") + " on "
-            + (s.thesisFramework().equals("patched") ? "its patched Disco (chapter 12)" : "Disco")
-            + (s.thesisReducers() == null ? "" : "; this plan's reducers " + s.reducers() + " stand for the thesis's " + s.thesisReducers())
-            + ".");
+        c.line("## " + heading());
         c.line();
-        c.line("### Stage times [s], mean ± sd");
+        if (s.title() != null) {
+            c.line("The plan's note: " + s.title() + ".");
+            c.line();
+        }
+        c.line(produces(points, scaling));
+        c.line();
+        c.line("### Stage times [s], mean ± sd (measured)");
         c.line();
         c.line("| job | node type | PpK | maps | reducers | nodes | runs | values hashed | t_map | t_shuffle | t_reduce | t_total | thesis t_total "
-            + "| ratio |" + (scaling ? " k_total | thesis k_total |" : ""));
+            + "| ratio |" + (scaling ? " k_total (this run, computed) | thesis k_total (table 11.1, as printed) |" : ""));
         c.line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + (scaling ? "---|---|" : ""));
         Double total1 = null;
-        Double thesisTotal1 = null;
         for (Point p : points) {
             List<ResultRow> rs = c.runs(p.id());
             Optional<Published.Entry> th = thesis(p, scaling);
@@ -63,30 +65,41 @@ final class SweepSection {
             if (scaling) {
                 if (p.nodes() == s.nodes().get(0)) {
                     total1 = rs.isEmpty() ? null : total.mean();
-                    thesisTotal1 = th.map(e -> Published.Entry.mean(e.totalS())).orElse(null);
                 }
-                k = " " + ratio(rs.isEmpty() ? null : total.mean(), total1) + " | "
-                    + ratio(th.map(e -> Published.Entry.mean(e.totalS())).orElse(null), thesisTotal1) + " |";
+                k = " " + ratio(rs.isEmpty() ? null : total.mean(), total1, "measured", "measured") + " | " + th.map(e -> Published.Entry.formatK(e.kTotal())).orElse("")
+                    + " |";
             }
             c.line("| " + p.job() + " | " + p.nodeType() + label(rs) + " | " + ppk(p.ppk()) + " | " + p.maps() + " | " + p.reducers() + " | "
                 + p.nodes() + " | " + runsCell(c, p) + " | " + hashedCell(rs) + " | " + fmt(stat(rs, ResultRow::mapS)) + " | "
                 + fmt(stat(rs, ResultRow::shuffleS)) + " | " + fmt(stat(rs, ResultRow::reduceS)) + " | " + fmt(total) + " | "
                 + th.map(e -> Published.Entry.format(e.totalS()) + " (" + e.node() + ")").orElse("") + " | "
-                + ratio(rs.isEmpty() ? null : total.mean(), th.map(e -> Published.Entry.mean(e.totalS())).orElse(null)) + " |" + k);
+                + ratio(rs.isEmpty() ? null : total.mean(), th.map(e -> Published.Entry.mean(e.totalS())).orElse(null), "measured", "measured")
+                + " |" + k);
         }
         c.line();
-        c.line("### Energy and TpW, mean ± sd");
+        c.line("### Energy and TpW, mean ± sd (basis per row)");
         c.line();
-        c.line("| job | node type | PpK | reducers | nodes | basis | energy [J] | mean power [W] | TpW [1/J] | ED²P [J·s²] | thesis TpW | ratio |");
-        c.line("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        c.line("| job | node type | PpK | reducers | nodes | basis | energy [J] | mean power [W] | TpW [1/J] | ED²P [J·s²] | thesis TpW (measured) "
+            + "| ratio [ours ÷ thesis] |" + (scaling ? " k_TpW (this run, computed) | thesis k_TpW (table 11.2, as printed) |" : ""));
+        c.line("|---|---|---|---|---|---|---|---|---|---|---|---|" + (scaling ? "---|---|" : ""));
+        Double tpw1 = null;
         for (Point p : points) {
             List<ResultRow> rs = c.runs(p.id());
             Optional<Published.Entry> th = thesis(p, scaling);
             Stats tpw = stat(rs, ResultRow::tpw);
+            String k = "";
+            if (scaling) {
+                if (p.nodes() == s.nodes().get(0)) {
+                    tpw1 = tpw.n() == 0 ? null : tpw.mean();
+                }
+                k = " " + ratio(tpw.n() == 0 ? null : tpw.mean(), tpw1, energyBasis(rs), energyBasis(c.runs(points.get(0).id()))) + " | " + th.map(e -> Published.Entry.formatK(e.kTpw())).orElse("")
+                    + " |";
+            }
             c.line("| " + p.job() + " | " + p.nodeType() + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | " + p.nodes() + " | " + basis(rs)
                 + " | " + fmt(stat(rs, ResultRow::energyJ)) + " | " + fmt(stat(rs, ResultRow::meanW)) + " | " + fmt(tpw) + " | "
                 + fmtSci(stat(rs, ResultRow::ed2pJs2)) + " | " + th.map(e -> Published.Entry.format(e.tpw()) + " (" + e.node() + ")").orElse("")
-                + " | " + ratio(tpw.n() == 0 ? null : tpw.mean(), th.map(e -> Published.Entry.mean(e.tpw())).orElse(null)) + " |");
+                + " | " + ratio(tpw.n() == 0 ? null : tpw.mean(), th.map(e -> Published.Entry.mean(e.tpw())).orElse(null), energyBasis(rs), "measured")
+                + " |" + k);
         }
         c.line();
         if (s.reducers().size() > 1) {
@@ -95,6 +108,43 @@ final class SweepSection {
         if (scaling) {
             scalingFigure(points);
         }
+    }
+
+    /** The sweep's heading, from what it runs: its jobs, node types, inputs, reducers and nodes. */
+    private String heading() {
+        String inputs = String.join(", ", s.inputs().stream().map(in -> ppk(in.ppk()) + " PpK with " + in.maps() + " maps").toList());
+        return "Sweep " + s.name() + ": " + String.join(" and ", s.jobs()) + " on " + String.join(" and ", s.nodeTypes()) + ", " + inputs + ", "
+            + list(s.reducers()) + " reducer(s), " + list(s.nodes()) + " node(s)";
+    }
+
+    private static String list(List<Integer> xs) {
+        return xs.size() == 1 ? xs.get(0).toString() : String.join(", ", xs.subList(0, xs.size() - 1).stream().map(String::valueOf).toList())
+            + " and " + xs.get(xs.size() - 1);
+    }
+
+    /** What the sweep produces, and which thesis rows (by their tables) it is set beside: those it found, no others. */
+    private String produces(List<Point> points, boolean scaling) {
+        TreeSet<String> tables = new TreeSet<>();
+        TreeSet<String> nodes = new TreeSet<>();
+        for (Point p : points) {
+            thesis(p, scaling).ifPresent(e -> {
+                tables.addAll(List.of(e.tables().split(" ")));
+                nodes.add(e.node());
+            });
+        }
+        List<String> parts = new ArrayList<>(List.of("a stage-time table", "an energy and TpW table"));
+        if (s.reducers().size() > 1) {
+            parts.add("a chart of stage times per reducer count");
+        }
+        if (scaling) {
+            parts.add("k coefficients and a chart of them against node count");
+        }
+        return "This sweep produces " + String.join(", ", parts) + ". "
+            + (tables.isEmpty() ? "No thesis row has its configuration: no thesis figure is set beside it."
+                : "Set beside the thesis's " + String.join(" and ", nodes) + " rows of its tables " + String.join(", ", tables) + " on "
+                + (s.thesisFramework().equals("patched") ? "its patched Disco (chapter 12)" : "stock Disco")
+                + (s.thesisReducers() == null ? "" : "; this plan's reducers " + s.reducers() + " stand for the thesis's " + s.thesisReducers())
+                + (scaling ? "; the thesis scaled ARM Novena boards, this sweep embedded nodes sharing one machine's cores" : "") + ".");
     }
 
     /**
@@ -144,22 +194,20 @@ final class SweepSection {
         List<Double> x = new ArrayList<>();
         Map<String, List<Double>> series = new LinkedHashMap<>();
         series.put("fpgamr k_total (measured)", new ArrayList<>());
-        series.put("thesis k_total (ARM Novena cluster)", new ArrayList<>());
+        series.put("thesis k_total (ARM Novena cluster, table 11.1 as printed)", new ArrayList<>());
         Double base = null;
-        Double thesisBase = null;
         for (Point p : points) {
             if (!p.job().equals("fpgamr")) {
                 continue;
             }
             Double t = mean(c.runs(p.id()), ResultRow::totalS);
-            Double th = thesis(p, true).map(e -> Published.Entry.mean(e.totalS())).orElse(null);
+            Double thK = thesis(p, true).map(Published.Entry::kTotal).orElse(null);
             if (x.isEmpty()) {
                 base = t;
-                thesisBase = th;
             }
             x.add((double) p.nodes());
             series.get("fpgamr k_total (measured)").add(t == null || base == null ? null : t / base);
-            series.get("thesis k_total (ARM Novena cluster)").add(th == null || thesisBase == null ? null : th / thesisBase);
+            series.get("thesis k_total (ARM Novena cluster, table 11.1 as printed)").add(thK);
         }
         String name = s.name() + "-scaling";
         StudyCharts.write(StudyCharts.lines("Scaling with node count: total time over the one-node time (embedded nodes share one machine)",
