@@ -12,7 +12,5 @@ set REF_CLOCK_MHZ 50
 set REGS_OFFSET 0x0
 # the irq's bit of f2h_irq0 (GIC SPI 40)
 set F2H_IRQ 0
-# the DMA master's FPGA-to-SDRAM port
-set DMA_PORT 0
 # the component's files (rtl/sources.mk), relative to hdl/quartus
 set MD5ACC_FILES {../rtl/md5_consts.vh ../rtl/md5acc_regs.vh ../rtl/md5acc_defaults.vh ../rtl/md5_add.v ../rtl/md5_step.v ../rtl/md5_core.v ../rtl/sync_fifo.v ../rtl/md5acc_regfile.v ../rtl/md5acc_irq.v ../rtl/skid_buffer.v ../rtl/axi_burst_cursor.v ../rtl/axi_rd_engine.v ../rtl/axi_wr_engine.v ../rtl/md5acc_candgen.v ../rtl/md5acc_pipes.v ../rtl/md5acc_compare.v ../rtl/md5acc_hits.v ../rtl/md5acc_match_writer.v ../rtl/md5acc_hash_sink.v ../rtl/md5acc_top.v}
