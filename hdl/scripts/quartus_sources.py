@@ -52,7 +52,6 @@ proc set_connection_parameter_value {conn name value} { rec connection_parameter
 proc add_interface {name kind dir} { rec interface $name $kind $dir }
 proc set_interface_property {name prop value} { rec interface_property $name $prop $value }
 proc unknown {args} { return "" }
-foreach {var value} [lrange $argv 1 end] { set $var $value }
 source [lindex $argv 0]
 """
 
@@ -71,16 +70,13 @@ class Problems(list):
         self.append(fmt % args if args else fmt)
 
 
-def tcl_records(path, variables=()):
+def tcl_records(path):
     """What one .tcl file gives Platform Designer's commands: a list of records (lists of words)."""
     with tempfile.NamedTemporaryFile("w", suffix=".tcl", delete=False) as f:
         f.write(TCL_DRIVER)
         driver = f.name
     try:
-        argv = ["tclsh", driver, os.path.abspath(path)]
-        for k, v in variables:
-            argv += [k, str(v)]
-        p = subprocess.run(argv, capture_output=True, text=True)
+        p = subprocess.run(["tclsh", driver, os.path.abspath(path)], capture_output=True, text=True)
     finally:
         os.unlink(driver)
     if p.returncode:
