@@ -28,6 +28,7 @@
 
 #include <linux/fpgamr.h>
 
+#include "fpgamr-port.h"
 #include "fpgamr-priv.h"
 
 #define FPGAMR_DRV_NAME		"fpgamr-md5"
@@ -304,6 +305,9 @@ static int fpgamr_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, fdev);
 
 	ret = fpgamr_setup(fdev, pdev);
+	if (ret)
+		goto err_put;
+	ret = fpgamr_port_probe(&pdev->dev);
 	if (ret)
 		goto err_put;
 	ret = fpgamr_register(fdev);

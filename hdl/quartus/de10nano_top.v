@@ -1,12 +1,14 @@
 // de10nano_top: board top level for the DE10-Nano. The Platform Designer
-// system soc_system (soc_system.tcl) holds the HPS, the md5acc component on
-// the lightweight bridge (registers) and F2SDRAM port 0 (DMA), and the IRQ
-// to the GIC; this wrapper only connects the board pins.
+// system soc_system (soc_system.tcl) holds the HPS, the PLL, the md5acc
+// component on the lightweight bridge (registers) and F2SDRAM port 0 (DMA),
+// its reset synchroniser (h2f_reset and the PLL's lock; h2f_reset goes
+// nowhere else) and the IRQ to the GIC; this wrapper only connects the board
+// pins. KEY[0] resets the PLL, and through its lock the accelerator.
 `default_nettype none
 module de10nano_top (
     input  wire        FPGA_CLK1_50,
     input  wire [0:0]  KEY,
-    output wire [1:0]  LED,
+    output wire [0:0]  LED,
     // HPS DDR3
     output wire [14:0] HPS_DDR3_ADDR,
     output wire [2:0]  HPS_DDR3_BA,
@@ -26,12 +28,10 @@ module de10nano_top (
     output wire        HPS_DDR3_WE_N
 );
     wire busy;
-    wire hps_reset_n;
 
     soc_system u_soc (
         .clk_clk                     (FPGA_CLK1_50),
-        .reset_reset_n               (KEY[0] & hps_reset_n),
-        .hps_h2f_reset_reset_n       (hps_reset_n),
+        .reset_reset_n               (KEY[0]),
         .md5acc_busy_busy            (busy),
         .memory_mem_a                (HPS_DDR3_ADDR),
         .memory_mem_ba               (HPS_DDR3_BA),
@@ -52,6 +52,5 @@ module de10nano_top (
     );
 
     assign LED[0] = busy;
-    assign LED[1] = hps_reset_n;
 endmodule
 `default_nettype wire

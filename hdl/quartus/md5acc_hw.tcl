@@ -1,6 +1,9 @@
 # Platform Designer component: md5acc_top (hdl/rtl). AXI4-Lite slave for the
 # registers, AXI4 master for the DMA, level interrupt sender, busy conduit.
 package require -exact qsys 16.1
+# the design's defaults and files (md5acc_params.tcl, generated from hdl/regmap/md5acc.json
+# and hdl/rtl/sources.mk by hdl/scripts/platform_gen.py)
+source [file join [file dirname [info script]] md5acc_params.tcl]
 
 set_module_property NAME md5acc
 set_module_property DISPLAY_NAME "fpgamr MD5 accelerator"
@@ -9,21 +12,25 @@ set_module_property GROUP "fpgamr"
 set_module_property AUTHOR "fpgamr"
 set_module_property EDITABLE false
 
-add_parameter NPIPE INTEGER 8 "MD5 pipelines"
+add_parameter NPIPE INTEGER $NPIPE "MD5 pipelines"
 set_parameter_property NPIPE HDL_PARAMETER true
 set_parameter_property NPIPE ALLOWED_RANGES {1 2 4 8 16}
 # AXI4 master data width; the hash path does min(NPIPE, DATA_W/128) digests
 # per clock. The HPS FPGA-to-SDRAM ports are at most 256 bits wide.
-add_parameter DATA_W INTEGER 256 "AXI4 master data width (bits)"
+add_parameter DATA_W INTEGER $DATA_W "AXI4 master data width (bits)"
 set_parameter_property DATA_W HDL_PARAMETER true
 set_parameter_property DATA_W ALLOWED_RANGES {128 256 512}
+# the design clock, read back in CLOCK_KHZ: the system sets it to its PLL's output
+add_parameter CLOCK_KHZ INTEGER [expr {$CLOCK_MHZ * 1000}] "design clock (kHz)"
+set_parameter_property CLOCK_KHZ HDL_PARAMETER true
 
 add_fileset synth QUARTUS_SYNTH "" ""
 set_fileset_property synth TOP_LEVEL md5acc_top
-# the files of hdl/rtl/sources.mk (MD5ACC_RTL, MD5ACC_INC)
-foreach f {md5_consts.vh md5acc_regs.vh md5acc_defaults.vh md5_add.v md5_step.v md5_core.v sync_fifo.v md5acc_regfile.v md5acc_irq.v skid_buffer.v axi_burst_cursor.v axi_rd_engine.v axi_wr_engine.v md5acc_candgen.v md5acc_pipes.v md5acc_compare.v md5acc_hits.v md5acc_match_writer.v md5acc_hash_sink.v md5acc_top.v} {
+# the files of hdl/rtl/sources.mk (MD5ACC_INC, MD5ACC_RTL), named here only: the project
+# (fpgamr_md5acc.qsf) reaches them through the system's .qip
+foreach f $MD5ACC_FILES {
     if {[string match *.vh $f]} { set t VERILOG_INCLUDE } else { set t VERILOG }
-    add_fileset_file $f $t PATH ../rtl/$f
+    add_fileset_file [file tail $f] $t PATH $f
 }
 
 add_interface clock clock end
@@ -32,6 +39,7 @@ add_interface_port clock clk clk Input 1
 
 add_interface reset reset end
 set_interface_property reset associatedClock clock
+# released in step with the clock by reset_sync (soc_system.tcl)
 set_interface_property reset synchronousEdges DEASSERT
 add_interface_port reset rst reset Input 1
 

@@ -1,26 +1,28 @@
 # Platform Designer system for the DE10-Nano, built with
-#   qsys-script --script=soc_system.tcl [--cmd="set NPIPE 8; set DATA_W 256; set CLOCK_MHZ 100"]
+#   qsys-script --script=soc_system.tcl [--cmd="set NPIPE 4; set DATA_W 128"]
 # HPS (Cyclone V hard processor system) with:
-#   - the lightweight HPS-to-FPGA bridge -> md5acc registers at 0xff200000
+#   - the lightweight HPS-to-FPGA bridge -> md5acc registers at REGS_OFFSET in its window
+#     (CPU address 0xff200000 + REGS_OFFSET, the overlay's reg)
 #   - FPGA-to-SDRAM port 0, AXI DATA_W bits -> md5acc DMA master (DDR, not coherent;
-#     the kernel driver syncs caches; an ACP alternative is the F2H bridge at 0x80000000)
-#   - f2h_irq0 bit 0 -> GIC SPI 40 (the overlay's interrupt)
-# One clock domain for the accelerator and both ports: pll_0 makes CLOCK_MHZ
-# (the design clock of hdl/regmap/md5acc.json, passed by the Makefile) from
-# the board's 50 MHz FPGA_CLK1_50; fpgamr_md5acc.sdc constrains it.
+#     the kernel driver syncs caches); no HPS-to-FPGA nor FPGA-to-HPS bridge (the
+#     overlay enables exactly the two bridges used)
+#   - f2h_irq0 bit F2H_IRQ -> GIC SPI 40 + F2H_IRQ (the overlay's interrupt)
+# One clock domain for the accelerator and both ports: pll_0 makes CLOCK_MHZ from the
+# board's REF_CLOCK_MHZ FPGA_CLK1_50; fpgamr_md5acc.sdc constrains it. The accelerator's
+# reset comes from reset_sync_0 only: h2f_reset or the PLL out of lock, released in step
+# with the PLL's clock. Every value above is in md5acc_params.tcl, generated from
+# hdl/regmap/md5acc.json (hdl/scripts/platform_gen.py).
 package require -exact qsys 16.1
-if {![info exists NPIPE]} { set NPIPE 8 }
+source [file join [file dirname [info script]] md5acc_params.tcl]
 # DATA_W 256 (default, the widest F2SDRAM port): min(NPIPE, 2) digests per
 # clock on the hash path (hdl/README.md); 128: one
-if {![info exists DATA_W]} { set DATA_W 256 }
-if {![info exists CLOCK_MHZ]} { set CLOCK_MHZ 100 }
 if {$DATA_W > 256} { error "DATA_W $DATA_W: the HPS FPGA-to-SDRAM ports are at most 256 bits wide" }
 set_project_property DEVICE_FAMILY {Cyclone V}
 set_project_property DEVICE {5CSEBA6U23I7}
 create_system soc_system
 
 add_instance clk_0 clock_source
-set_instance_parameter_value clk_0 clockFrequency 50000000.0
+set_instance_parameter_value clk_0 clockFrequency [expr {$REF_CLOCK_MHZ * 1000000.0}]
 set_instance_parameter_value clk_0 resetSynchronousEdges DEASSERT
 
 add_instance hps_0 altera_hps
@@ -69,38 +71,42 @@ set_instance_parameter_value hps_0 TIMING_BOARD_MAX_DQS_DELAY 0.02
 add_instance md5acc_0 md5acc
 set_instance_parameter_value md5acc_0 NPIPE $NPIPE
 set_instance_parameter_value md5acc_0 DATA_W $DATA_W
+set_instance_parameter_value md5acc_0 CLOCK_KHZ [expr {$CLOCK_MHZ * 1000}]
+add_instance reset_sync_0 reset_sync
 
-# clocks and resets: the PLL's output clocks the accelerator and both ports
+# clocks and resets: the PLL's output clocks the accelerator and both ports; the board's
+# KEY[0] resets the PLL (through clk_0); the accelerator leaves reset through reset_sync_0
+# once the PLL has locked and the HPS has released h2f_reset (its one connection)
 add_instance pll_0 altera_pll
-set_instance_parameter_value pll_0 gui_reference_clock_frequency 50.0
+set_instance_parameter_value pll_0 gui_reference_clock_frequency [expr {double($REF_CLOCK_MHZ)}]
 set_instance_parameter_value pll_0 gui_number_of_clocks 1
 set_instance_parameter_value pll_0 gui_output_clock_frequency0 $CLOCK_MHZ
-set_instance_parameter_value pll_0 gui_use_locked false
+set_instance_parameter_value pll_0 gui_use_locked true
 add_connection clk_0.clk pll_0.refclk
 add_connection clk_0.clk_reset pll_0.reset
 add_connection pll_0.outclk0 hps_0.h2f_lw_axi_clock
 add_connection pll_0.outclk0 hps_0.f2h_sdram0_clock
 add_connection pll_0.outclk0 md5acc_0.clock
-add_connection clk_0.clk_reset md5acc_0.reset
-add_connection hps_0.h2f_reset clk_0.clk_in_reset
+add_connection pll_0.outclk0 reset_sync_0.clock
+add_connection hps_0.h2f_reset reset_sync_0.arst
+add_connection pll_0.locked reset_sync_0.locked
+add_connection reset_sync_0.reset_out md5acc_0.reset
 
-# registers on the lightweight bridge, offset 0 (CPU address 0xff200000)
+# registers on the lightweight bridge (CPU address 0xff200000 + REGS_OFFSET)
 add_connection hps_0.h2f_lw_axi_master md5acc_0.s_axil
-set_connection_parameter_value hps_0.h2f_lw_axi_master/md5acc_0.s_axil baseAddress {0x0000}
+set_connection_parameter_value hps_0.h2f_lw_axi_master/md5acc_0.s_axil baseAddress $REGS_OFFSET
 # DMA into SDRAM through F2SDRAM port 0
 add_connection md5acc_0.m_axi hps_0.f2h_sdram0_data
 set_connection_parameter_value md5acc_0.m_axi/hps_0.f2h_sdram0_data baseAddress {0x0000}
-# interrupt: f2h_irq0 bit 0
+# interrupt: f2h_irq0 bit F2H_IRQ
 add_connection hps_0.f2h_irq0 md5acc_0.irq
-set_connection_parameter_value hps_0.f2h_irq0/md5acc_0.irq irqNumber {0}
+set_connection_parameter_value hps_0.f2h_irq0/md5acc_0.irq irqNumber $F2H_IRQ
 
 # exported interfaces (names used by de10nano_top.v)
 add_interface clk clock sink
 set_interface_property clk EXPORT_OF clk_0.clk_in
 add_interface reset reset sink
 set_interface_property reset EXPORT_OF clk_0.clk_in_reset
-add_interface hps_h2f_reset reset source
-set_interface_property hps_h2f_reset EXPORT_OF hps_0.h2f_reset
 add_interface memory conduit end
 set_interface_property memory EXPORT_OF hps_0.memory
 add_interface md5acc_busy conduit end

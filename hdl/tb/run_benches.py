@@ -36,6 +36,9 @@ BENCHES = [
     ("md5acc_regfile", "md5acc_regfile", rtl("md5acc_regfile.v"),
      [("", {"DESIGN_PARAMS_VALUE": 0x4581E308, "CLOCK_KHZ": 100000}, {})]),
     ("md5acc_irq", "md5acc_irq", rtl("md5acc_irq.v"), [("", {"N": 3}, {})]),
+    # the board's reset synchroniser (hdl/quartus: the DE10-Nano build's, not the accelerator's)
+    ("reset_sync", "reset_sync", [os.path.join(HDL, "quartus", "reset_sync.v")],
+     [("s%d" % s, {"STAGES": s}, {}) for s in (2, 3)]),
     ("axi_burst_cursor", "axi_burst_cursor", rtl("axi_burst_cursor.v"),
      [("w%d" % w, {"BYTES": w // 8}, {}) for w in (128, 256, 512)]),
     ("axi_rd_engine", "axi_rd_engine", rtl("sync_fifo.v", "axi_burst_cursor.v", "axi_rd_engine.v"),

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fpgamr-port.h - the state of the Cyclone V FPGA-to-SDRAM port the
+ * accelerator's DMA goes through, from the SDRAM controller's and the system
+ * manager's registers.
+ *
+ * The port's configuration is written by the bootloader's first stage (U-Boot
+ * SPL, built from the design's handoff), never by Linux. The SPL leaves the
+ * mask of the ports it configured in the system manager's handoff register 3;
+ * the fpga2sdram bridge driver releases exactly those ports in the SDRAM
+ * controller's fpgaportrst when the overlay enables the bridge. A DMA through
+ * a port that is not configured or still in reset never completes, with no
+ * error anywhere: hence this one line at probe (hdl/README.md, "On a
+ * DE10-Nano").
+ *
+ * No kernel API here: the driver (fpgamr-port.c) and its user-space test
+ * (test/port_state.c) share it.
+ */
+#ifndef FPGAMR_PORT_H
+#define FPGAMR_PORT_H
+
+#include <linux/types.h>
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#else
+#include <stddef.h>
+#include <stdio.h>
+#endif
+
+/* the SDRAM controller's registers, offsets in its altr,sdr-ctl syscon (0xffc25000) */
+#define FPGAMR_SDR_STATICCFG	0x5c
+#define FPGAMR_SDR_CPORTWIDTH	0x64
+#define FPGAMR_SDR_CPORTWMAP	0x68
+#define FPGAMR_SDR_CPORTRMAP	0x6c
+#define FPGAMR_SDR_RFIFOCMAP	0x70
+#define FPGAMR_SDR_WFIFOCMAP	0x74
+#define FPGAMR_SDR_CPORTRDWR	0x78
+#define FPGAMR_SDR_PORTCFG	0x7c
+#define FPGAMR_SDR_FPGAPORTRST	0x80
+#define FPGAMR_SDR_FIFOCFG	0x88
+/* the system manager's handoff register 3, in its altr,sys-mgr syscon (0xffd08000) */
+#define FPGAMR_SYSMGR_HANDOFF3	0x8c
+
+/* fpgaportrst (1 = out of reset): read data ports 3:0, write data ports 7:4, command ports 13:8 */
+#define FPGAMR_PORTRST_MASK	0x3fffu
+#define FPGAMR_PORTRST_RD(m)	((m) & 0xfu)
+#define FPGAMR_PORTRST_WR(m)	(((m) >> 4) & 0xfu)
+#define FPGAMR_PORTRST_CMD(m)	(((m) >> 8) & 0x3fu)
+/* each read or write data port carries 64 bits */
+#define FPGAMR_PORT_DATA_BITS	64
+
+struct fpgamr_port_regs {
+	__u32 handoff;		/* the ports the SPL configured (fpgaportrst's form) */
+	__u32 fpgaportrst;	/* the ports out of reset now */
+	/* the configuration the SPL applied, reported as read */
+	__u32 staticcfg, cportwidth, cportwmap, cportrmap, rfifocmap,
+		wfifocmap, cportrdwr, portcfg, fifocfg;
+};
+
+enum fpgamr_port_state {
+	FPGAMR_PORT_NO_HANDOFF,	/* the SPL configured no port */
+	FPGAMR_PORT_RESET,	/* some configured port is held in reset */
+	FPGAMR_PORT_ENABLED,	/* every configured port is out of reset */
+};
+
+static inline unsigned int fpgamr_port_count(__u32 bits)
+{
+	unsigned int n = 0;
+
+	for (; bits; bits &= bits - 1)
+		n++;
+	return n;
+}
+
+static inline enum fpgamr_port_state
+fpgamr_port_state(const struct fpgamr_port_regs *r)
+{
+	__u32 want = r->handoff & FPGAMR_PORTRST_MASK;
+
+	if (!want)
+		return FPGAMR_PORT_NO_HANDOFF;
+	if ((r->fpgaportrst & want) != want)
+		return FPGAMR_PORT_RESET;
+	return FPGAMR_PORT_ENABLED;
+}
+
+/*
+ * One line (no newline) saying the state and what to do about it into buf;
+ * returns the state.
+ */
+static inline enum fpgamr_port_state
+fpgamr_port_describe(const struct fpgamr_port_regs *r, char *buf, size_t len)
+{
+	enum fpgamr_port_state state = fpgamr_port_state(r);
+	__u32 want = r->handoff & FPGAMR_PORTRST_MASK;
+	__u32 held = want & ~r->fpgaportrst;
+	unsigned int rd = fpgamr_port_count(FPGAMR_PORTRST_RD(want));
+	unsigned int wr = fpgamr_port_count(FPGAMR_PORTRST_WR(want));
+
+	switch (state) {
+	case FPGAMR_PORT_NO_HANDOFF:
+		snprintf(buf, len,
+			 "FPGA-to-SDRAM port not configured (handoff 0x%08x, fpgaportrst 0x%08x): the bootloader's SPL was not built from this design's handoff; DMA cannot complete",
+			 r->handoff, r->fpgaportrst);
+		break;
+	case FPGAMR_PORT_RESET:
+		snprintf(buf, len,
+			 "FPGA-to-SDRAM port in reset (fpgaportrst 0x%08x, handoff 0x%08x: %u command, %u read, %u write data ports held): the fpga2sdram bridge is not enabled; DMA cannot complete",
+			 r->fpgaportrst, r->handoff,
+			 fpgamr_port_count(FPGAMR_PORTRST_CMD(held)),
+			 fpgamr_port_count(FPGAMR_PORTRST_RD(held)),
+			 fpgamr_port_count(FPGAMR_PORTRST_WR(held)));
+		break;
+	default:
+		snprintf(buf, len,
+			 "FPGA-to-SDRAM port enabled (fpgaportrst 0x%08x, handoff 0x%08x: %u command, %u read, %u write data ports, up to %u bits)",
+			 r->fpgaportrst, r->handoff,
+			 fpgamr_port_count(FPGAMR_PORTRST_CMD(want)), rd, wr,
+			 (rd < wr ? rd : wr) * FPGAMR_PORT_DATA_BITS);
+		break;
+	}
+	return state;
+}
+
+#ifdef __KERNEL__
+struct device;
+int fpgamr_port_probe(struct device *dev);
+#endif
+
+#endif /* FPGAMR_PORT_H */
