@@ -483,9 +483,16 @@ static int fpgamr_ioc_abort(struct fpgamr_file *file)
 	struct fpgamr_dev *fdev = file->fdev;
 	int ret = 0;
 
+	u32 v;
+
 	mutex_lock(&fdev->job_lock);
 	if (fdev->job.owner != file)
 		ret = -ENOENT;
+	/* after its START has landed, as in fpgamr_job_stop */
+	else if (readl_poll_timeout(fdev->regs + FPGAMR_REG_JOBS_STARTED, v,
+				    v == fdev->job.seq, USEC_PER_MSEC,
+				    FPGAMR_STOP_TIMEOUT_US))
+		ret = -EIO;
 	else
 		writel(FPGAMR_CTRL_ABORT_MASK, fdev->regs + FPGAMR_REG_CTRL);
 	mutex_unlock(&fdev->job_lock);

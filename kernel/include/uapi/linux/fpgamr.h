@@ -113,7 +113,7 @@
  * finds the device idle.  Before any of its buffers' memory can go back
  * (FPGAMR_IOC_FREE of one of them, close of the file, death of the
  * process, removal of the device), the driver aborts the job and waits until
- * the device is idle; a device that does not stop within stop_timeout_ms
+ * the device is idle; a device that does not stop within 5 s
  * keeps the job's buffers allocated for ever (a log line says so) and
  * refuses new jobs with EIO.  FPGAMR_IOC_ABORT asks the device to stop the
  * running job of this file (CTRL.ABORT) without waiting.
@@ -155,6 +155,7 @@
  *                 EBUSY   the device runs a job (of any file)
  *                 EIO     the device did not stop a job (see Jobs)
  *   ABORT         ENOENT  the device runs no job of this file
+ *                 EIO     the device did not take the job's START
  *   mmap          ENODEV  the accelerator was removed
  *                 EINVAL  not MAP_SHARED
  *                 ENXIO   offset is not the mmap_offset of a buffer of
