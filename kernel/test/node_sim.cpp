@@ -171,17 +171,20 @@ std::string read_line(const std::string &path)
 /* a sysfs attribute of the accelerator's platform device */
 std::string dma_attr(const char *name)
 {
-	DIR *d = opendir("/sys/class/misc");
-	std::string path;
+	static std::string dir;	/* found once: the device stays while jobs run */
 
-	for (struct dirent *de; d && (de = readdir(d));)
-		if (!strncmp(de->d_name, FPGAMR_DMA_DEV_PREFIX,
-			     strlen(FPGAMR_DMA_DEV_PREFIX)))
-			path = std::string("/sys/class/misc/") + de->d_name +
-			       "/device/" + name;
-	if (d)
-		closedir(d);
-	return path;
+	if (dir.empty()) {
+		DIR *d = opendir("/sys/class/misc");
+
+		for (struct dirent *de; d && (de = readdir(d));)
+			if (!strncmp(de->d_name, FPGAMR_DMA_DEV_PREFIX,
+				     strlen(FPGAMR_DMA_DEV_PREFIX)))
+				dir = std::string("/sys/class/misc/") +
+				      de->d_name + "/device/";
+		if (d)
+			closedir(d);
+	}
+	return dir + name;
 }
 
 const reg_info *reg_at(unsigned int off)

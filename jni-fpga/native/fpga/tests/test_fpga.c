@@ -157,7 +157,7 @@ static void test_faults(unsigned p)
               "hang@2 %s: rc %d, done %llu after %.0f ms: %s", search ? "search" : "hash", rc, (unsigned long long)done, ms,
               fpgamr_last_error(d));
         rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
-        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the hang: rc %d", rc);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the hang: rc %d: %s", rc, fpgamr_last_error(d));
         fpgamr_close(d);
     }
     /* a malformed fault is refused at open */
