@@ -22,6 +22,7 @@
  * uid that allocated it, over all devices (max_user_bytes).
  */
 #include <linux/cred.h>
+#include <linux/fdtable.h>
 #include <linux/iopoll.h>
 #include <linux/overflow.h>
 
@@ -687,12 +688,46 @@ static int fpgamr_mmap(struct file *filp, struct vm_area_struct *vma)
 	return fpgamr_mmap_buf(file, vma);
 }
 
+/* iterate_fd: fd is the accelerator's UIO node */
+static int fpgamr_is_uio(const void *devt, struct file *f, unsigned int fd)
+{
+	struct inode *inode = file_inode(f);
+
+	return S_ISCHR(inode->i_mode) && inode->i_rdev == *(const dev_t *)devt;
+}
+
+/*
+ * The DMA node opens only for a process that holds the accelerator's UIO
+ * node open: the devices cgroup that grants a container the UIO node (the
+ * one node YARN's device framework knows per device) then grants or denies
+ * the DMA node with it.
+ */
+static int fpgamr_open_allowed(struct fpgamr_dev *fdev)
+{
+	dev_t uio;
+	int ret = 0;
+
+	down_read(&fdev->lock);
+	if (fdev->gone || !fdev->uio.uio_dev)
+		ret = -ENODEV;
+	else
+		uio = fdev->uio.uio_dev->dev.devt;
+	up_read(&fdev->lock);
+	if (!ret && !iterate_fd(current->files, 0, fpgamr_is_uio, &uio))
+		ret = -EACCES;
+	return ret;
+}
+
 static int fpgamr_open(struct inode *inode, struct file *filp)
 {
 	struct miscdevice *misc = filp->private_data;
 	struct fpgamr_dev *fdev = container_of(misc, struct fpgamr_dev, misc);
 	struct fpgamr_file *file;
+	int ret;
 
+	ret = fpgamr_open_allowed(fdev);
+	if (ret)
+		return ret;
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
 		return -ENOMEM;

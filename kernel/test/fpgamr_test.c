@@ -20,8 +20,9 @@
  *   fpgamr_test coherent   the driver loaded with coherent=1
  *   fpgamr_test caps       the driver loaded with max_dev_bytes=1 MiB and
  *                          max_user_bytes=512 KiB: EDQUOT and ENOSPC
- *   fpgamr_test open NODE  open NODE read-write: exit 0, or 1 with the errno
- *                          (the devices-cgroup test)
+ *   fpgamr_test open NODE...  open each NODE read-write, keeping them open:
+ *                          exit 0, or 1 with the errno (the devices-cgroup
+ *                          test)
  *   fpgamr_test regs       print the identity registers of the user page as
  *                          "FPGAMR-SYSFS reg/NAME=0x..." (the recording of
  *                          the module's view that the plugin's test reads)
@@ -227,7 +228,12 @@ static int count_dma_nodes(void)
 
 int open_dma(void)
 {
-	int fd = open(acc.dma_path, O_RDWR | O_CLOEXEC);
+	static int uio_held = -1;	/* the DMA node opens only beside it */
+	int fd;
+
+	if (uio_held < 0)
+		uio_held = open(acc.uio_path, O_RDONLY | O_CLOEXEC);
+	fd = open(acc.dma_path, O_RDWR | O_CLOEXEC);
 
 	if (fd < 0) {
 		check(0, "open %s: %s", acc.dma_path, strerror(errno));
@@ -1369,16 +1375,15 @@ static int mode_regs(void)
 	return 0;
 }
 
-/* the devices-cgroup test: open NODE read-write, exit 0 or 1 (errno printed) */
-static int mode_open(const char *node)
+/* the devices-cgroup test: open each NODE read-write, in order, keeping
+ * them open; exit 0, or 1 at the first that fails (its errno printed) */
+static int mode_open(char **nodes, int n)
 {
-	int fd = open(node, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		printf("open %s: %s\n", node, ename(errno));
-		return 1;
-	}
-	close(fd);
+	for (int i = 0; i < n; i++)
+		if (open(nodes[i], O_RDWR | O_CLOEXEC) < 0) {
+			printf("open %s: %s\n", nodes[i], ename(errno));
+			return 1;
+		}
 	return 0;
 }
 
@@ -1466,7 +1471,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "regs"))
 		return mode_regs();
 	if (!strcmp(mode, "open"))
-		return mode_open(argc > 2 ? argv[2] : "");
+		return mode_open(argv + 2, argc - 2);
 	if (!strcmp(mode, "fuzz"))
 		mode_fuzz(argc > 2 ? atol(argv[2]) : 4000,
 			  argc > 3 ? strtoul(argv[3], NULL, 0) : 1);

@@ -123,11 +123,19 @@ for node in "$uio_sys" "$dma_sys"; do
 	echo "c $(maj_min "$node") rwm" > "$N/devices.deny"
 done
 in_cgroup() { sh -c 'echo $$ > "$1/tasks" && shift && exec "$@"' sh "$@"; }
-expect "the granted container opens the UIO node" in_cgroup "$G" /fpgamr_test open "$(uio_node)"
-expect "... and the DMA node" in_cgroup "$G" /fpgamr_test open "/dev/$(attr dma_dev)"
+expect "the granted container opens the UIO node, then the DMA node" \
+	in_cgroup "$G" /fpgamr_test open "$(uio_node)" "/dev/$(attr dma_dev)"
 expect_fail "the other container is refused the UIO node" in_cgroup "$N" /fpgamr_test open "$(uio_node)"
 expect_fail "... and the DMA node" in_cgroup "$N" /fpgamr_test open "/dev/$(attr dma_dev)"
 expect "refused with EPERM" sh -c 'echo $$ > '"$N"'/tasks; /fpgamr_test open /dev/'"$(attr dma_dev)"' | grep -q EPERM'
+# and where YARN's framework denies only the UIO node (the one node it
+# knows per device), the driver denies the DMA node with it
+echo "c $(maj_min "$uio_sys") rwm" > "$N/devices.allow"
+echo "c $(maj_min "$dma_sys") rwm" > "$N/devices.allow"
+echo "c $(maj_min "$uio_sys") rwm" > "$N/devices.deny"
+expect_fail "a container denied only the UIO node cannot open the DMA node" \
+	in_cgroup "$N" /fpgamr_test open "/dev/$(attr dma_dev)"
+expect "refused by the driver with EACCES" sh -c 'echo $$ > '"$N"'/tasks; /fpgamr_test open /dev/'"$(attr dma_dev)"' | grep -q EACCES'
 rmdir "$G" "$N"
 umount /sys/fs/cgroup/devices
 umount /sys/fs/cgroup

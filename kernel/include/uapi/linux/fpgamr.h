@@ -39,7 +39,10 @@
  *
  * Discovery: for every /sys/class/uio/uioN whose "name" file reads
  * FPGAMR_UIO_NAME, read /sys/class/uio/uioN/device/dma_dev and open
- * /dev/<that name>.  FPGAMR_IOC_INFO on it returns uio_index == N, which
+ * /dev/<that name> while holding /dev/uioN open: the DMA node opens only for
+ * a process that has the accelerator's UIO node open (else EACCES), so
+ * whoever may not open the UIO node (its permissions, a devices cgroup)
+ * gets neither.  FPGAMR_IOC_INFO on it returns uio_index == N, which
  * confirms the pair.  (The attributes appear when probing has finished, just
  * after uioN; the directory misc/fpgamr-dmaK exists before uioN does, so a
  * hot-plug handler that races the probe can list that directory instead.)
@@ -126,6 +129,9 @@
  *
  * Checks run in the order listed: when several apply, the first one wins.
  *
+ *   open          EACCES  the process does not hold the accelerator's UIO
+ *                         node open
+ *                 ENODEV  the accelerator is being removed
  *   any ioctl     ENODEV  the accelerator was removed; only FREE and close
  *                         still work
  *                 ENOTTY  unknown request
