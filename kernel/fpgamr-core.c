@@ -4,8 +4,11 @@
  *
  * Binds to the device-tree node "fpgamr,md5-accel-1.0" of the FPGA overlay,
  * checks the design id, and gives user space
- *  - the register window and the interrupt through UIO ("fpgamr-md5"),
- *  - cacheable DMA buffers through /dev/fpgamr-dmaK (fpgamr-dma.c),
+ *  - the register window's user page and the interrupt through UIO
+ *    ("fpgamr-md5"); the kernel page (where and how much the device reads
+ *    and writes, and START) is the driver's alone,
+ *  - cacheable DMA buffers and the jobs that use them through
+ *    /dev/fpgamr-dmaK (fpgamr-dma.c),
  *  - design id, register map version and buffer counters in sysfs.
  *
  * Without a device tree the driver also binds, by name, to a platform device
@@ -42,6 +45,14 @@ MODULE_PARM_DESC(coherent,
 unsigned long fpgamr_max_buf_bytes = SZ_64M;
 module_param_named(max_buf_bytes, fpgamr_max_buf_bytes, ulong, 0444);
 MODULE_PARM_DESC(max_buf_bytes, "largest DMA buffer in bytes (default: 64 MiB, at most 1 GiB)");
+
+unsigned long fpgamr_max_dev_bytes = SZ_256M;
+module_param_named(max_dev_bytes, fpgamr_max_dev_bytes, ulong, 0444);
+MODULE_PARM_DESC(max_dev_bytes, "all DMA buffers of one device together, in bytes (default: 256 MiB)");
+
+unsigned long fpgamr_max_user_bytes = SZ_256M;
+module_param_named(max_user_bytes, fpgamr_max_user_bytes, ulong, 0444);
+MODULE_PARM_DESC(max_user_bytes, "all DMA buffers of one user (uid) on every device, in bytes (default: 256 MiB)");
 
 unsigned int fpgamr_dma_bits = 32;
 module_param_named(dma_bits, fpgamr_dma_bits, uint, 0444);
@@ -94,6 +105,7 @@ static struct fpgamr_dev *fpgamr_dev_alloc(struct device *dev)
 	}
 	kref_init(&fdev->ref);
 	init_rwsem(&fdev->lock);
+	mutex_init(&fdev->job_lock);
 	atomic_long_set(&fdev->buffers, 0);
 	atomic_long_set(&fdev->bytes, 0);
 	fdev->dev = get_device(dev);
@@ -181,6 +193,17 @@ static int fpgamr_setup_regs(struct fpgamr_dev *fdev,
 		dev_err(dev, "register window %pR is not page aligned\n", res);
 		return -EINVAL;
 	}
+	/*
+	 * UIO maps whole pages: with pages larger than the user page it would
+	 * map the kernel page too, and with it the device's DMA addresses
+	 */
+	if (PAGE_SIZE > FPGAMR_USER_PAGE_BYTES ||
+	    resource_size(res) < FPGAMR_WINDOW_BYTES) {
+		dev_err(dev, "register window %pR: need %u bytes in pages of %u\n",
+			res, FPGAMR_WINDOW_BYTES, FPGAMR_USER_PAGE_BYTES);
+		return -EINVAL;
+	}
+
 
 	irq = platform_get_irq_optional(pdev, 0);
 	if (irq == -EPROBE_DEFER)
@@ -191,7 +214,7 @@ static int fpgamr_setup_regs(struct fpgamr_dev *fdev,
 	fdev->uio.priv = fdev;
 	fdev->uio.mem[0].name = "registers";
 	fdev->uio.mem[0].addr = res->start;
-	fdev->uio.mem[0].size = PAGE_ALIGN(resource_size(res));
+	fdev->uio.mem[0].size = FPGAMR_USER_PAGE_BYTES;	/* never the kernel page */
 	fdev->uio.mem[0].memtype = UIO_MEM_PHYS;
 	if (irq > 0) {
 		fdev->uio.irq = irq;
@@ -206,12 +229,33 @@ static int fpgamr_setup_regs(struct fpgamr_dev *fdev,
 	return 0;
 }
 
+/* the design's bus width and message widths, for SUBMIT's checks */
+static int fpgamr_read_params(struct fpgamr_dev *fdev)
+{
+	u32 params = readl(fdev->regs + FPGAMR_REG_DESIGN_PARAMS);
+	u32 lb = (params & FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_MASK) >>
+		 FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_SHIFT;
+
+	fdev->min_width = (params & FPGAMR_DESIGN_PARAMS_MIN_WIDTH_MASK) >>
+			  FPGAMR_DESIGN_PARAMS_MIN_WIDTH_SHIFT;
+	fdev->max_width = (params & FPGAMR_DESIGN_PARAMS_MAX_WIDTH_MASK) >>
+			  FPGAMR_DESIGN_PARAMS_MAX_WIDTH_SHIFT;
+	if (lb < 4 || lb > 6 || !fdev->min_width ||
+	    fdev->min_width > fdev->max_width) {
+		dev_err(fdev->dev, "DESIGN_PARAMS 0x%08x: no usable bus or widths\n",
+			params);
+		return -ENODEV;
+	}
+	fdev->bus_bytes = 1U << lb;
+	return 0;
+}
+
 static int fpgamr_check_id(struct fpgamr_dev *fdev)
 {
-	if (fdev->design_id != FPGAMR_DESIGN_MAGIC) {
+	if (fdev->design_id != FPGAMR_DESIGN_ID) {
 		dev_err(fdev->dev,
 			"DESIGN_ID is 0x%08x, not 0x%08x: is the fpgamr bitstream loaded?\n",
-			fdev->design_id, FPGAMR_DESIGN_MAGIC);
+			fdev->design_id, FPGAMR_DESIGN_ID);
 		return -ENODEV;
 	}
 	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR) {
@@ -275,6 +319,8 @@ static int fpgamr_register(struct fpgamr_dev *fdev)
 static void fpgamr_unregister(struct fpgamr_dev *fdev)
 {
 	down_write(&fdev->lock);
+	/* while the registers are still mapped: no DMA after removal */
+	fpgamr_job_stop_all(fdev);
 	WRITE_ONCE(fdev->gone, true);
 	up_write(&fdev->lock);
 	uio_unregister_device(&fdev->uio);
@@ -289,6 +335,8 @@ static int fpgamr_setup(struct fpgamr_dev *fdev, struct platform_device *pdev)
 	if (ret)
 		return ret;
 	ret = fpgamr_check_id(fdev);
+	if (!ret)
+		ret = fpgamr_read_params(fdev);
 	if (ret)
 		return ret;
 	return fpgamr_setup_dma(fdev);
@@ -384,6 +432,10 @@ static int fpgamr_check_params(void)
 		       FPGAMR_MAX_BUF_LIMIT);
 		return -EINVAL;
 	}
+	if (!fpgamr_max_dev_bytes || !fpgamr_max_user_bytes) {
+		pr_err("fpgamr: max_dev_bytes and max_user_bytes must be at least 1\n");
+		return -EINVAL;
+	}
 	if (fpgamr_dma_bits < 24 || fpgamr_dma_bits > 64) {
 		pr_err("fpgamr: dma_bits must be 24..64\n");
 		return -EINVAL;
@@ -412,7 +464,7 @@ static void __exit fpgamr_exit(void)
 }
 module_exit(fpgamr_exit);
 
-MODULE_DESCRIPTION("fpgamr MD5 accelerator: UIO registers and cacheable DMA buffers");
+MODULE_DESCRIPTION("fpgamr MD5 accelerator: UIO status registers, kernel-checked jobs, cacheable DMA buffers");
 MODULE_AUTHOR("fpgamr project");
 MODULE_LICENSE("GPL");
 MODULE_VERSION("1.0.0");

@@ -8,24 +8,38 @@
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/uio_driver.h>
 
-#define FPGAMR_REG_DESIGN_ID		0x000
-#define FPGAMR_REG_REGMAP_VERSION	0x004
-#define FPGAMR_REG_IRQ_ENABLE		0x018
-#define FPGAMR_REG_IRQ_STATUS		0x01c
+/* register map 3, generated from hdl/regmap/md5acc.json */
+#include "fpgamr-regs.h"
 
-#define FPGAMR_DESIGN_MAGIC		0x4d443541	/* "MD5A" */
-#define FPGAMR_REGMAP_MAJOR		2	/* register map 2.0: the match ring */
+struct fpgamr_buf;
+struct fpgamr_file;
+
+/**
+ * struct fpgamr_job - the job the driver last started on the device
+ * @owner:	the open file that submitted it, NULL: none
+ * @src:	its source buffer (a reference), or NULL
+ * @dst:	its destination buffer or match ring (a reference)
+ * @seq:	JOBS_STARTED once the device has taken its START
+ */
+struct fpgamr_job {
+	struct fpgamr_file *owner;
+	struct fpgamr_buf *src;
+	struct fpgamr_buf *dst;
+	u32 seq;
+};
 
 /**
  * struct fpgamr_dev - one accelerator
  * @ref:	held by the platform binding, every open DMA file and every
  *		buffer; the last put frees the structure
  * @dev:	the platform device (a reference is held while @ref lives)
- * @regs:	register window
+ * @regs:	register window: the user page (the one UIO maps) and the kernel
+ *		page (the job's registers, never mapped to user space)
  * @lock:	read side held by the DMA ioctls, write side by probe and
  *		removal; never taken under mmap_lock
  * @gone:	set under @lock (write) when the platform device goes away
@@ -38,6 +52,14 @@
  * @regmap_version: REGMAP_VERSION read at probe
  * @buffers:	buffers whose memory is not yet returned
  * @bytes:	bytes of those buffers
+ * @job_lock:	serialises SUBMIT, ABORT and stopping the device (taken
+ *		under @lock)
+ * @job:	the job last started (under @job_lock)
+ * @wedged:	the device did not stop a job: its buffers stay allocated and
+ *		no job is started any more
+ * @bus_bytes:	the device's data bus in bytes (DESIGN_PARAMS)
+ * @min_width:	smallest message width (DESIGN_PARAMS)
+ * @max_width:	largest message width
  * @uio:	UIO half (registers and interrupt)
  * @misc:	DMA half
  * @misc_name:	"fpgamr-dmaK"
@@ -47,6 +69,12 @@ struct fpgamr_dev {
 	struct device *dev;
 	void __iomem *regs;
 	struct rw_semaphore lock;
+	struct mutex job_lock;
+	struct fpgamr_job job;
+	bool wedged;
+	u32 bus_bytes;
+	u32 min_width;
+	u32 max_width;
 	bool gone;
 	bool coherent;
 	bool has_rmem;
@@ -62,6 +90,8 @@ struct fpgamr_dev {
 };
 
 extern unsigned long fpgamr_max_buf_bytes;
+extern unsigned long fpgamr_max_dev_bytes;
+extern unsigned long fpgamr_max_user_bytes;
 extern unsigned int fpgamr_dma_bits;
 
 void fpgamr_dev_get(struct fpgamr_dev *fdev);
@@ -70,5 +100,6 @@ unsigned int fpgamr_sync_align(void);
 
 int fpgamr_dma_register(struct fpgamr_dev *fdev);
 void fpgamr_dma_unregister(struct fpgamr_dev *fdev);
+void fpgamr_job_stop_all(struct fpgamr_dev *fdev);
 
 #endif /* FPGAMR_PRIV_H */

@@ -49,12 +49,12 @@ set_interface_property s_axil associatedReset reset
 set_interface_property s_axil readAcceptanceCapability 1
 set_interface_property s_axil writeAcceptanceCapability 1
 foreach {port role dir width} {
-    s_axil_awaddr awaddr Input 12   s_axil_awprot awprot Input 3
+    s_axil_awaddr awaddr Input 13   s_axil_awprot awprot Input 3
     s_axil_awvalid awvalid Input 1  s_axil_awready awready Output 1
     s_axil_wdata wdata Input 32     s_axil_wstrb wstrb Input 4
     s_axil_wvalid wvalid Input 1    s_axil_wready wready Output 1
     s_axil_bresp bresp Output 2     s_axil_bvalid bvalid Output 1
-    s_axil_bready bready Input 1    s_axil_araddr araddr Input 12
+    s_axil_bready bready Input 1    s_axil_araddr araddr Input 13
     s_axil_arprot arprot Input 3    s_axil_arvalid arvalid Input 1
     s_axil_arready arready Output 1 s_axil_rdata rdata Output 32
     s_axil_rresp rresp Output 2     s_axil_rvalid rvalid Output 1

@@ -3,7 +3,11 @@
 // read at a time: a write completes when both its address and data have
 // arrived and the previous response was taken, a read is answered two clocks
 // after its address; responses are always OKAY, unmapped registers read as
-// zero and ignore writes. It holds the job configuration, MATCH_ACK and the
+// zero and ignore writes. The window is two 4 KiB pages (register map 3):
+// the user page (status, identity, counters, filter, interrupt, MATCH_ACK)
+// and the kernel page (the job: MODE, START, COUNT, SRC, DST, MATCH_CAP,
+// CTRL), which only the kernel driver maps; address bit 12 selects the page.
+// It holds the job configuration, MATCH_ACK and the
 // filter address, turns CTRL, FILTER_DATA, IRQ_STATUS and IRQ_ENABLE writes
 // into strobes, and reads back the status the rest of the design drives.
 `default_nettype none
@@ -14,7 +18,7 @@ module md5acc_regfile #(
     input  wire        clk,
     input  wire        rst,
     // AXI4-Lite slave
-    input  wire [11:0] s_axil_awaddr,
+    input  wire [12:0] s_axil_awaddr,
     input  wire [2:0]  s_axil_awprot,
     input  wire        s_axil_awvalid,
     output wire        s_axil_awready,
@@ -25,7 +29,7 @@ module md5acc_regfile #(
     output wire [1:0]  s_axil_bresp,
     output reg         s_axil_bvalid,
     input  wire        s_axil_bready,
-    input  wire [11:0] s_axil_araddr,
+    input  wire [12:0] s_axil_araddr,
     input  wire [2:0]  s_axil_arprot,
     input  wire        s_axil_arvalid,
     output wire        s_axil_arready,
@@ -59,11 +63,12 @@ module md5acc_regfile #(
     input  wire [31:0] match_count,
     input  wire [63:0] values_done,
     input  wire [63:0] cycles,
-    input  wire [63:0] err_addr
+    input  wire [63:0] err_addr,
+    input  wire [31:0] jobs_started
 );
 `include "md5acc_regs.vh"
     wire        wr_en = s_axil_awvalid && s_axil_wvalid && !s_axil_bvalid;
-    wire [11:0] wr_addr = s_axil_awaddr;
+    wire [12:0] wr_addr = s_axil_awaddr;
     reg         rd_pend;                       // a read address accepted, its data the next clock
     wire        rd_en = s_axil_arvalid && !s_axil_rvalid && !rd_pend;
     assign s_axil_awready = wr_en;
@@ -91,43 +96,48 @@ module md5acc_regfile #(
     // reads in two clocks, for the clock rate: the accepted address is decoded
     // into a one-hot word select (rd_sel), and the next clock the data is an
     // AND-OR of the selected word, not a decode and a 27-way mux in one clock
-    localparam integer NW = 32;                 // words of the map (0x000..0x07C)
+    // words of the map: 0x000..0x07C of each page, word {page, offset[6:2]}
+    localparam integer NW = 64;
+    function integer wi(input [12:0] a);
+        wi = {a[12], a[6:2]};
+    endfunction
     reg  [31:0] word_val [0:NW-1];              // each register's read value; others read 0
     integer k, j, m;
     always @* begin
         for (k = 0; k < NW; k = k + 1) word_val[k] = 32'd0;
-        word_val[REG_DESIGN_ID >> 2] = MD5ACC_DESIGN_ID;
-        word_val[REG_REGMAP_VERSION >> 2] = MD5ACC_REGMAP_VERSION;
-        word_val[REG_DESIGN_PARAMS >> 2] = DESIGN_PARAMS_VALUE;
-        word_val[REG_SCRATCH >> 2] = scratch;
-        word_val[REG_STATUS >> 2] = status;
-        word_val[REG_IRQ_ENABLE >> 2] = {29'd0, irq_enable};
-        word_val[REG_IRQ_STATUS >> 2] = {29'd0, irq_status};
-        word_val[REG_MODE >> 2] = {20'd0, cfg_width, 7'd0, cfg_op};
-        word_val[REG_START_LO >> 2] = cfg_start[31:0];
-        word_val[REG_START_HI >> 2] = cfg_start[63:32];
-        word_val[REG_COUNT_LO >> 2] = cfg_count[31:0];
-        word_val[REG_COUNT_HI >> 2] = cfg_count[63:32];
-        word_val[REG_SRC_LO >> 2] = cfg_src[31:0];
-        word_val[REG_SRC_HI >> 2] = cfg_src[63:32];
-        word_val[REG_DST_LO >> 2] = cfg_dst[31:0];
-        word_val[REG_DST_HI >> 2] = cfg_dst[63:32];
-        word_val[REG_MATCH_CAP >> 2] = cfg_cap;
-        word_val[REG_MATCH_COUNT >> 2] = match_count;
-        word_val[REG_DONE_LO >> 2] = values_done[31:0];
-        word_val[REG_DONE_HI >> 2] = values_done[63:32];
-        word_val[REG_CYCLES_LO >> 2] = cycles[31:0];
-        word_val[REG_CYCLES_HI >> 2] = cycles[63:32];
-        word_val[REG_FILTER_ADDR >> 2] = {22'd0, filter_addr};
-        word_val[REG_ERR_ADDR_LO >> 2] = err_addr[31:0];
-        word_val[REG_ERR_ADDR_HI >> 2] = err_addr[63:32];
-        word_val[REG_CLOCK_KHZ >> 2] = CLOCK_KHZ;
-        word_val[REG_MATCH_ACK >> 2] = match_ack;
+        word_val[wi(REG_DESIGN_ID)] = MD5ACC_DESIGN_ID;
+        word_val[wi(REG_REGMAP_VERSION)] = MD5ACC_REGMAP_VERSION;
+        word_val[wi(REG_DESIGN_PARAMS)] = DESIGN_PARAMS_VALUE;
+        word_val[wi(REG_SCRATCH)] = scratch;
+        word_val[wi(REG_STATUS)] = status;
+        word_val[wi(REG_IRQ_ENABLE)] = {29'd0, irq_enable};
+        word_val[wi(REG_IRQ_STATUS)] = {29'd0, irq_status};
+        word_val[wi(REG_MODE)] = {20'd0, cfg_width, 7'd0, cfg_op};
+        word_val[wi(REG_START_LO)] = cfg_start[31:0];
+        word_val[wi(REG_START_HI)] = cfg_start[63:32];
+        word_val[wi(REG_COUNT_LO)] = cfg_count[31:0];
+        word_val[wi(REG_COUNT_HI)] = cfg_count[63:32];
+        word_val[wi(REG_SRC_LO)] = cfg_src[31:0];
+        word_val[wi(REG_SRC_HI)] = cfg_src[63:32];
+        word_val[wi(REG_DST_LO)] = cfg_dst[31:0];
+        word_val[wi(REG_DST_HI)] = cfg_dst[63:32];
+        word_val[wi(REG_MATCH_CAP)] = cfg_cap;
+        word_val[wi(REG_MATCH_COUNT)] = match_count;
+        word_val[wi(REG_DONE_LO)] = values_done[31:0];
+        word_val[wi(REG_DONE_HI)] = values_done[63:32];
+        word_val[wi(REG_CYCLES_LO)] = cycles[31:0];
+        word_val[wi(REG_CYCLES_HI)] = cycles[63:32];
+        word_val[wi(REG_FILTER_ADDR)] = {22'd0, filter_addr};
+        word_val[wi(REG_ERR_ADDR_LO)] = err_addr[31:0];
+        word_val[wi(REG_ERR_ADDR_HI)] = err_addr[63:32];
+        word_val[wi(REG_CLOCK_KHZ)] = CLOCK_KHZ;
+        word_val[wi(REG_MATCH_ACK)] = match_ack;
+        word_val[wi(REG_JOBS_STARTED)] = jobs_started;
     end
     reg  [NW-1:0] rd_sel;
     always @(posedge clk)
         if (rd_en)
-            for (j = 0; j < NW; j = j + 1) rd_sel[j] <= s_axil_araddr == 4 * j;
+            for (j = 0; j < NW; j = j + 1) rd_sel[j] <= s_axil_araddr[11:7] == 5'd0 && wi(s_axil_araddr) == j;
     reg  [31:0]   rd_data;
     always @* begin
         rd_data = 32'd0;

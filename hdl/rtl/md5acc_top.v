@@ -30,7 +30,7 @@ module md5acc_top #(
     output wire              irq,
     output wire              busy,
     // AXI4-Lite slave: registers
-    input  wire [11:0]       s_axil_awaddr,
+    input  wire [12:0]       s_axil_awaddr,
     input  wire [2:0]        s_axil_awprot,
     input  wire              s_axil_awvalid,
     output wire              s_axil_awready,
@@ -41,7 +41,7 @@ module md5acc_top #(
     output wire [1:0]        s_axil_bresp,
     output wire              s_axil_bvalid,
     input  wire              s_axil_bready,
-    input  wire [11:0]       s_axil_araddr,
+    input  wire [12:0]       s_axil_araddr,
     input  wire [2:0]        s_axil_arprot,
     input  wire              s_axil_arvalid,
     output wire              s_axil_arready,
@@ -128,6 +128,7 @@ module md5acc_top #(
     reg  [63:0] values_done, cycles, err_addr;
     wire        mw_full;
     reg         launch;
+    reg  [31:0] jobs_started;   // STARTs accepted while idle (JOBS_STARTED)
 
     md5acc_regfile #(.DESIGN_PARAMS_VALUE(DESIGN_PARAMS_VALUE), .CLOCK_KHZ(CLOCK_KHZ)) u_regs (
         .clk(clk), .rst(rst),
@@ -144,7 +145,7 @@ module md5acc_top #(
         .filter_word(filter_word), .wr_data(wr_data), .irq_clear(irq_clear), .irq_enable_we(irq_enable_we),
         .status({20'd0, err_code, 3'd0, busy && job_op && mw_full, st_abort, st_err, st_done, busy}),
         .irq_status(irq_sts), .irq_enable(irq_en), .match_count(match_count),
-        .values_done(values_done), .cycles(cycles), .err_addr(err_addr));
+        .values_done(values_done), .cycles(cycles), .err_addr(err_addr), .jobs_started(jobs_started));
 
     md5acc_irq #(.N(3)) u_irq (
         .clk(clk), .rst(rst), .set(irq_set), .clear(irq_clear), .clear_mask(wr_data[2:0]),
@@ -177,6 +178,9 @@ module md5acc_top #(
     wire fail_now = start_idle && (bad_width || bad_align || bad_cap);
     wire empty_job = start_idle && !fail_now && cfg_count == 64'd0;
     wire start_ok = start_idle && !fail_now && cfg_count != 64'd0;
+    always @(posedge clk)
+        if (rst) jobs_started <= 32'd0;
+        else if (start_idle) jobs_started <= jobs_started + 32'd1;
 
     wire rd_busy, rd_err, wr_idle, wr_err;
     wire [ADDR_W-1:0] rd_err_addr, wr_err_addr;

@@ -16,7 +16,7 @@ module pnr_harness #(
     input  wire load,
     output wire sout
 );
-    localparam integer IN_W = 84 + DATA_W;
+    localparam integer IN_W = 86 + DATA_W;
     localparam integer OUT_W = 157 + DATA_W + DATA_W / 8;
     localparam integer W0 = 98 + DATA_W + DATA_W / 8;    // outputs after the write data
     reg [IN_W-1:0] si;
@@ -33,10 +33,10 @@ module pnr_harness #(
 
     md5acc_top #(.NPIPE(NPIPE), .DATA_W(DATA_W)) u_acc (
         .clk(clk), .rst(rst), .irq(o[0]), .busy(o[1]),
-        .s_axil_awaddr(si[11:0]), .s_axil_awprot(si[14:12]), .s_axil_awvalid(si[15]),
+        .s_axil_awaddr({si[84 + DATA_W], si[11:0]}), .s_axil_awprot(si[14:12]), .s_axil_awvalid(si[15]),
         .s_axil_awready(o[2]), .s_axil_wdata(si[47:16]), .s_axil_wstrb(si[51:48]), .s_axil_wvalid(si[52]),
         .s_axil_wready(o[3]), .s_axil_bresp(o[5:4]), .s_axil_bvalid(o[6]), .s_axil_bready(si[53]),
-        .s_axil_araddr(si[65:54]), .s_axil_arprot(si[68:66]), .s_axil_arvalid(si[69]), .s_axil_arready(o[7]),
+        .s_axil_araddr({si[85 + DATA_W], si[65:54]}), .s_axil_arprot(si[68:66]), .s_axil_arvalid(si[69]), .s_axil_arready(o[7]),
         .s_axil_rdata(o[39:8]), .s_axil_rresp(o[41:40]), .s_axil_rvalid(o[42]), .s_axil_rready(si[70]),
         .m_axi_awid(o[43]), .m_axi_awaddr(o[75:44]), .m_axi_awlen(o[83:76]), .m_axi_awsize(o[86:84]),
         .m_axi_awburst(o[88:87]), .m_axi_awlock(o[89]), .m_axi_awcache(o[93:90]), .m_axi_awprot(o[96:94]),

@@ -124,7 +124,7 @@ print(hashlib.md5(int(sys.argv[1]).to_bytes(4, "big")).hexdigest())' "$1"; }
 	echo "kernel boottest: node target $target (value $(printf %08x "$value")), fuzz seed $seed"
 else
 	# memmap= keeps the window's page from the kernel ('$': reserved)
-	APPEND="$APPEND console=ttyS0 cma=64M memmap=4K\$$X86_REGS fpgamr_regs=$X86_REGS"
+	APPEND="$APPEND console=ttyS0 cma=64M memmap=8K\$$X86_REGS fpgamr_regs=$X86_REGS"
 	echo "kernel boottest: fuzz seed $seed"
 fi
 mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
@@ -175,4 +175,16 @@ grep -q '^FPGAMR-BOOTTEST-END' "$LOG.txt" || {
 summary=$(grep '^FPGAMR-BOOTTEST: ' "$LOG.txt" | sed 's/^FPGAMR-BOOTTEST: //')
 echo "boottest ($ARCH): $summary"
 grep -q '^FPGAMR-BOOTTEST-RESULT: PASS' "$LOG.txt" || die "FAIL"
+# the ARM guest's recording of the real module's sysfs and registers: the
+# plugin's health-check test reads the committed copy (FPGAMR_RECORD=1
+# writes it after a change of the module or the register map)
+if [ "$ARCH" = armhf ]; then
+	REC=../yarn-fpga-resource/src/test/resources/io/fpgamr/yarn/armhf-guest-sysfs.txt
+	sed -n 's/^FPGAMR-SYSFS //p' "$LOG.txt" > "$OUT/sysfs-record.txt"
+	[ -s "$OUT/sysfs-record.txt" ] || die "the guest recorded no sysfs"
+	[ -z "${FPGAMR_RECORD:-}" ] || cp "$OUT/sysfs-record.txt" "$REC"
+	diff -u "$REC" "$OUT/sysfs-record.txt" ||
+		die "the module's sysfs and registers differ from $REC (FPGAMR_RECORD=1 rewrites it)"
+	echo "kernel boottest ($ARCH): the recorded sysfs matches $REC"
+fi
 echo "kernel boottest ($ARCH): PASS"

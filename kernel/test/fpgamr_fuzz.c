@@ -413,18 +413,20 @@ static void op_unknown(struct file_slot *f, struct rng *r)
 	static const unsigned long known[] = {
 		FPGAMR_IOC_INFO, FPGAMR_IOC_ALLOC, FPGAMR_IOC_FREE,
 		FPGAMR_IOC_SYNC_FOR_DEVICE, FPGAMR_IOC_SYNC_FOR_CPU,
+		FPGAMR_IOC_SUBMIT, FPGAMR_IOC_ABORT,
 	};
 	static const int allowed[] = { ENOTTY };
 	unsigned long req = _IOC(below(r, 4), FPGAMR_IOC_MAGIC,
-				 5 + below(r, 251), below(r, 64));
+				 7 + below(r, 249), below(r, 64));
 	struct fpgamr_alloc junk[2];
 	unsigned int gen;
 	int fd, ret, e;
 
 	if (!below(r, 2)) {	/* a known number with another size or way */
-		req = known[below(r, 5)];
+		req = known[below(r, 7)];
 		while (req == known[0] || req == known[1] || req == known[2] ||
-		       req == known[3] || req == known[4])
+		       req == known[3] || req == known[4] || req == known[5] ||
+		       req == known[6])
 			req = _IOC(below(r, 4), FPGAMR_IOC_MAGIC,
 				   _IOC_NR(req), below(r, 64));
 	}

@@ -51,10 +51,13 @@ module_param_named(regs, sim_regs, ulong, 0444);
 MODULE_PARM_DESC(regs,
 		 "bus address of the register window (default: the window of the device-tree node " FPGAMR_OF_COMPATIBLE ")");
 
-static uint sim_design_id = FPGAMR_DESIGN_MAGIC;
+/* what a 4-pipeline, 256-bit build of hdl/rtl reports (widths 1..8) */
+#define SIM_DESIGN_PARAMS	0x4581e304
+
+static uint sim_design_id = FPGAMR_DESIGN_ID;
 module_param_named(design_id, sim_design_id, uint, 0444);
 MODULE_PARM_DESC(design_id,
-		 "DESIGN_ID written to the window at load, with REGMAP_VERSION 2.0 (0: leave the window alone)");
+		 "DESIGN_ID written to the window at load, with REGMAP_VERSION and DESIGN_PARAMS of hdl/regmap/md5acc.json's map (0: leave the window alone)");
 
 static unsigned int sim_irq;
 module_param_named(irq, sim_irq, uint, 0444);
@@ -186,12 +189,13 @@ static int sim_init_window(void)
 
 	if (!sim_design_id)
 		return 0;
-	w = ioremap(sim_window.start, PAGE_SIZE);
+	w = ioremap(sim_window.start, FPGAMR_WINDOW_BYTES);
 	if (!w)
 		return -ENOMEM;
-	memset_io(w, 0, PAGE_SIZE);
+	memset_io(w, 0, FPGAMR_WINDOW_BYTES);
 	writel(sim_design_id, w + FPGAMR_REG_DESIGN_ID);
-	writel(FPGAMR_REGMAP_MAJOR << 16, w + FPGAMR_REG_REGMAP_VERSION);
+	writel(FPGAMR_REGMAP_VERSION, w + FPGAMR_REG_REGMAP_VERSION);
+	writel(SIM_DESIGN_PARAMS, w + FPGAMR_REG_DESIGN_PARAMS);
 	iounmap(w);
 	return 0;
 }
@@ -226,7 +230,7 @@ static int sim_own_irq(void)
 {
 	int irq;
 
-	sim_window = (struct resource)DEFINE_RES_MEM(sim_regs, PAGE_SIZE);
+	sim_window = (struct resource)DEFINE_RES_MEM(sim_regs, FPGAMR_WINDOW_BYTES);
 	irq = irq_alloc_desc(NUMA_NO_NODE);
 	if (irq < 0)
 		return irq;

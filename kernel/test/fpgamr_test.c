@@ -11,8 +11,21 @@
  *                          id the driver must refuse)
  *   fpgamr_test main       streaming (non-coherent) DMA: every ioctl, mmap,
  *                          sync, every refusal with its errno, lifetime
- *                          across FREE/close/fork/kill, the interrupt path
+ *                          across FREE/close/fork/kill, the interrupt path,
+ *                          register map 3 (the kernel page out of user
+ *                          space's reach) and jobs: SUBMIT's checks, the
+ *                          kernel page it programs, ABORT, and FREE or a
+ *                          killed submitter stopping the device before its
+ *                          pages go back
  *   fpgamr_test coherent   the driver loaded with coherent=1
+ *   fpgamr_test caps       the driver loaded with max_dev_bytes=1 MiB and
+ *                          max_user_bytes=512 KiB: EDQUOT and ENOSPC
+ *   fpgamr_test open NODE...  open each NODE read-write, keeping them open:
+ *                          exit 0, or 1 with the errno (the devices-cgroup
+ *                          test)
+ *   fpgamr_test regs       print the identity registers of the user page as
+ *                          "FPGAMR-SYSFS reg/NAME=0x..." (the recording of
+ *                          the module's view that the plugin's test reads)
  *   fpgamr_test unplug     the device is removed while in use
  *   fpgamr_test hold FILE  allocate and map a buffer, touch FILE, sleep
  *   fpgamr_test fuzz [CALLS [SEED]]
@@ -27,6 +40,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -43,11 +57,11 @@
 #include <linux/fpgamr.h>
 
 #include "fpgamr_test.h"
+#include "../fpgamr-regs.h"	/* register map 3, from hdl/regmap/md5acc.json */
 
-#define DESIGN_MAGIC	0x4d443541u
-#define REGMAP_V2_0	0x00020000u
-#define REG_IRQ_ENABLE	(0x018 / 4)
-#define REG_IRQ_STATUS	(0x01c / 4)
+#define DESIGN_MAGIC	FPGAMR_DESIGN_ID
+#define REG_IRQ_ENABLE	(FPGAMR_REG_IRQ_ENABLE / 4)
+#define REG_IRQ_STATUS	(FPGAMR_REG_IRQ_STATUS / 4)
 #define MIB		(1024ul * 1024ul)
 #define SIM_PARAMS	"/sys/module/fpgamr_sim/parameters/"
 
@@ -214,7 +228,12 @@ static int count_dma_nodes(void)
 
 int open_dma(void)
 {
-	int fd = open(acc.dma_path, O_RDWR | O_CLOEXEC);
+	static int uio_held = -1;	/* the DMA node opens only beside it */
+	int fd;
+
+	if (uio_held < 0)
+		uio_held = open(acc.uio_path, O_RDONLY | O_CLOEXEC);
+	fd = open(acc.dma_path, O_RDWR | O_CLOEXEC);
 
 	if (fd < 0) {
 		check(0, "open %s: %s", acc.dma_path, strerror(errno));
@@ -402,7 +421,8 @@ static void test_discovery(void)
 	snprintf(want, sizeof(want), "uio%d", acc.uio_index);
 	expect_attr("uio_dev", want);
 	expect_attr("design_id", "0x4d443541");
-	expect_attr("regmap_version", "0x00020000");
+	snprintf(want, sizeof(want), "0x%08x", FPGAMR_REGMAP_VERSION);
+	expect_attr("regmap_version", want);
 	check(access("/sys/bus/platform/drivers/fpgamr-md5/unbind", F_OK) != 0,
 	      "no sysfs unbind (suppress_bind_attrs)");
 }
@@ -477,7 +497,7 @@ static void test_uio(void)
 		return;
 	}
 	check(regs[0] == DESIGN_MAGIC, "DESIGN_ID via UIO is 0x%08x", regs[0]);
-	check(regs[1] == REGMAP_V2_0, "REGMAP_VERSION via UIO is 0x%08x",
+	check(regs[1] == FPGAMR_REGMAP_VERSION, "REGMAP_VERSION via UIO is 0x%08x",
 	      regs[1]);
 
 	check(!unmask(fd, regs), "UIO irq unmask");
@@ -514,7 +534,7 @@ static void test_info(int fd, int coherent)
 	      info.api_version);
 	check(info.design_id == DESIGN_MAGIC, "INFO design_id 0x%08x",
 	      info.design_id);
-	check(info.regmap_version == REGMAP_V2_0, "INFO regmap_version 0x%08x",
+	check(info.regmap_version == FPGAMR_REGMAP_VERSION, "INFO regmap_version 0x%08x",
 	      info.regmap_version);
 	check(info.uio_index == (uint32_t)acc.uio_index,
 	      "INFO uio_index %u is the discovered uio%d", info.uio_index,
@@ -531,6 +551,20 @@ static void test_info(int fd, int coherent)
 	check(info.max_buf_bytes == strtoull(buf, NULL, 0),
 	      "max_buf_bytes %llu is the module parameter (%s)",
 	      (unsigned long long)info.max_buf_bytes, buf);
+	if (read_file("/sys/module/fpgamr/parameters/max_dev_bytes", buf,
+		      sizeof(buf)))
+		buf[0] = 0;
+	check(info.max_dev_bytes == strtoull(buf, NULL, 0),
+	      "max_dev_bytes %llu is the module parameter (%s)",
+	      (unsigned long long)info.max_dev_bytes, buf);
+	if (read_file("/sys/module/fpgamr/parameters/max_user_bytes", buf,
+		      sizeof(buf)))
+		buf[0] = 0;
+	check(info.max_user_bytes == strtoull(buf, NULL, 0),
+	      "max_user_bytes %llu is the module parameter (%s)",
+	      (unsigned long long)info.max_user_bytes, buf);
+	check(info.bus_bytes == 32 && info.reserved == 0,
+	      "bus_bytes %u: DESIGN_PARAMS' 256-bit bus", info.bus_bytes);
 }
 
 static void test_alloc_errors(int fd, uint64_t max)
@@ -935,6 +969,424 @@ static void mode_unplug(void)
 	check(close(fd) == 0, "close after removal");
 }
 
+/* ---- register map 3: the kernel page and jobs ------------------------- */
+
+/* every register that decides where or how much the device reads or
+ * writes, and CTRL (START) */
+static const unsigned int job_regs[] = {
+	FPGAMR_REG_CTRL, FPGAMR_REG_MODE, FPGAMR_REG_START_LO,
+	FPGAMR_REG_START_HI, FPGAMR_REG_COUNT_LO, FPGAMR_REG_COUNT_HI,
+	FPGAMR_REG_SRC_LO, FPGAMR_REG_SRC_HI, FPGAMR_REG_DST_LO,
+	FPGAMR_REG_DST_HI, FPGAMR_REG_MATCH_CAP,
+};
+
+#define WREG(win, reg)	((win)[FPGAMR_REG_##reg / 4])
+
+/* both pages of the register window, as the device sees them */
+static volatile uint32_t *dev_window(int *sim, size_t *span)
+{
+	char buf[64];
+	uint8_t *p;
+
+	*sim = open("/dev/fpgamr-sim", O_RDWR | O_CLOEXEC);
+	if (*sim < 0 || read_file(SIM_PARAMS "regs", buf, sizeof(buf)))
+		return NULL;
+	p = bus_map(*sim, strtoull(buf, NULL, 0), FPGAMR_WINDOW_BYTES, span);
+	return (volatile uint32_t *)p;
+}
+
+/* the device took the driver's command: CTRL reads 0 (it is write-only) */
+static uint32_t take_ctrl(volatile uint32_t *win)
+{
+	uint32_t v = WREG(win, CTRL);
+
+	WREG(win, CTRL) = 0;
+	return v;
+}
+
+/* A process that maps the register window reaches no register of a job. */
+static void test_user_page(volatile uint32_t *win)
+{
+	static uint32_t saved[FPGAMR_USER_PAGE_BYTES / 4],
+			kpage[FPGAMR_KERNEL_PAGE_BYTES / 4];
+	const unsigned int kp = FPGAMR_KERNEL_PAGE / 4;
+	volatile uint32_t *regs;
+	size_t i, n = FPGAMR_USER_PAGE_BYTES / 4;
+	int fd, all = 1;
+
+	for (i = 0; i < sizeof(job_regs) / sizeof(job_regs[0]); i++)
+		all &= job_regs[i] >= FPGAMR_KERNEL_PAGE &&
+		       job_regs[i] < FPGAMR_KERNEL_PAGE + FPGAMR_KERNEL_PAGE_BYTES;
+	check(all && FPGAMR_REGMAP_MAJOR == 3,
+	      "register map 3: SRC, DST, COUNT, MODE, START, MATCH_CAP and CTRL are on the kernel page");
+	fd = open(acc.uio_path, O_RDWR | O_CLOEXEC);
+	expect_err(map_err(fd, 2 * FPGAMR_USER_PAGE_BYTES, MAP_SHARED, 0),
+		   EINVAL, "mmap of both pages through UIO");
+	expect_err(map_err(fd, FPGAMR_USER_PAGE_BYTES, MAP_SHARED, page),
+		   EINVAL, "mmap of the page after the user page (UIO map 1)");
+	regs = mmap(NULL, FPGAMR_USER_PAGE_BYTES, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	check(regs != MAP_FAILED, "mmap of the user page");
+	if (regs == MAP_FAILED) {
+		close(fd);
+		return;
+	}
+	/* a hostile program writes every word it can reach */
+	for (i = 0; i < n; i++)
+		saved[i] = regs[i];
+	for (i = 0; i < n; i++)
+		kpage[i] = win[kp + i];
+	for (i = 0; i < n; i++)
+		regs[i] = 0xffffffff;
+	for (all = 1, i = 0; i < n; i++)
+		all &= win[kp + i] == kpage[i];
+	check(all && WREG(win, CTRL) == 0 && WREG(win, SRC_LO) == kpage[(FPGAMR_REG_SRC_LO - FPGAMR_KERNEL_PAGE) / 4],
+	      "writing every word of the mapped window leaves the kernel page as it was");
+	for (i = 0; i < n; i++)
+		regs[i] = saved[i];
+	munmap((void *)regs, FPGAMR_USER_PAGE_BYTES);
+	close(fd);
+}
+
+static long submit(int fd, uint32_t op, uint32_t width, uint64_t count,
+		   uint32_t src, uint64_t soff, uint32_t dst, uint64_t doff,
+		   uint32_t cap)
+{
+	struct fpgamr_submit s = {
+		.op = op, .width = width, .count = count,
+		.src_handle = src, .src_offset = soff,
+		.dst_handle = dst, .dst_offset = doff, .match_cap = cap,
+	};
+
+	return ioctl(fd, FPGAMR_IOC_SUBMIT, &s);
+}
+
+struct free_call {
+	int fd;
+	uint32_t handle;
+	long ret;
+	volatile int done;
+};
+
+static void *free_thread(void *arg)
+{
+	struct free_call *c = arg;
+
+	c->ret = do_free(c->fd, c->handle, 0);
+	c->done = 1;
+	return NULL;
+}
+
+/* wait (10 s at most) until the driver wrote want into CTRL */
+static int wait_ctrl(volatile uint32_t *win, uint32_t want)
+{
+	for (int i = 0; i < 10000 && WREG(win, CTRL) != want; i++)
+		usleep(1000);
+	return WREG(win, CTRL) == want;
+}
+
+static void test_submit(volatile uint32_t *win)
+{
+	const uint64_t sz = 64 * 1024;
+	struct fpgamr_alloc a, b, c;
+	struct free_call fc;
+	pthread_t th;
+	uint32_t started = WREG(win, JOBS_STARTED);
+	char before[64], during[64];
+	int fd = open_dma(), fd2 = open_dma();
+
+	if (do_alloc(fd, sz, 0, &a) || do_alloc(fd, sz, 0, &b) ||
+	    do_alloc(fd2, sz, 0, &c) || do_alloc(fd2, sz, 0, &c) ||
+	    do_alloc(fd2, sz, 0, &c)) {
+		check(0, "five buffers for the job tests");
+		return;
+	}
+	/* refusals, in the header's order; nothing reaches the device */
+	expect_err(submit(fd, 2, 4, 1, a.handle, 0, b.handle, 0, 0), EINVAL,
+		   "SUBMIT op 2");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 9, 1, a.handle, 0, b.handle, 0, 0),
+		   EINVAL, "SUBMIT width 9");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 0, 1, a.handle, 0, b.handle, 0, 0),
+		   EINVAL, "SUBMIT width 0");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, 1, a.handle, 16, b.handle, 0, 0),
+		   EINVAL, "SUBMIT hash source offset 16 (bus: 32 bytes)");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, 1, a.handle, 0, b.handle, 0, 4),
+		   EINVAL, "SUBMIT hash with a match ring");
+	expect_err(submit(fd, FPGAMR_JOB_SEARCH, 4, 1, a.handle, 0, b.handle, 0, 4),
+		   EINVAL, "SUBMIT search with a source");
+	expect_err(submit(fd, FPGAMR_JOB_SEARCH, 4, 1, 0, 0, b.handle, 0, 0),
+		   EINVAL, "SUBMIT search without ring capacity");
+	expect_err(submit(fd, FPGAMR_JOB_SEARCH, 4, 1, 0, 0, b.handle, 16, 4),
+		   EINVAL, "SUBMIT search ring at offset 16");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, 1, a.handle, 0, 3, 0, 0),
+		   ENOENT, "SUBMIT with another file's handle 3");
+	expect_err(submit(fd, FPGAMR_JOB_SEARCH, 4, 1, 0, 0, 0, 0, 4),
+		   ENOENT, "SUBMIT with handle 0");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, sz / 16 + 1, a.handle, 0,
+			  b.handle, 0, 0), ERANGE,
+		   "SUBMIT hash with more digests than the buffer holds");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 5, sz / 8, a.handle, 32,
+			  b.handle, 0, 0), ERANGE,
+		   "SUBMIT hash whose messages run past the buffer's end");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, 1, a.handle, 0, b.handle,
+			  sz, 0), ERANGE, "SUBMIT hash with digests at the buffer's end");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, UINT64_MAX / 4, a.handle, 0,
+			  b.handle, 0, 0), ERANGE, "SUBMIT hash whose size overflows");
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, 1, a.handle, 0, b.handle,
+			  UINT64_MAX & ~31ull, 0), ERANGE,
+		   "SUBMIT hash whose offset wraps");
+	expect_err(submit(fd, FPGAMR_JOB_SEARCH, 4, 1, 0, 0, b.handle, 0,
+			  sz / 32 + 1), ERANGE,
+		   "SUBMIT search with a ring larger than its buffer");
+	check(WREG(win, CTRL) == 0 && WREG(win, SRC_LO) == 0 &&
+	      WREG(win, DST_LO) == 0 && WREG(win, COUNT_LO) == 0,
+	      "no refused job reached the kernel page");
+	expect_err(ioctl(fd, FPGAMR_IOC_ABORT), ENOENT, "ABORT with no job");
+
+	/* a job: the kernel page holds exactly what was checked */
+	expect_ok(submit(fd, FPGAMR_JOB_HASH, 5, 100, a.handle, 32, b.handle,
+			 64, 0), "SUBMIT hash 100 messages");
+	check(WREG(win, MODE) == (FPGAMR_OP_HASH | 5 << FPGAMR_MODE_WIDTH_SHIFT) &&
+	      WREG(win, COUNT_LO) == 100 && WREG(win, COUNT_HI) == 0 &&
+	      WREG(win, SRC_LO) == (uint32_t)(a.bus_addr + 32) &&
+	      WREG(win, DST_LO) == (uint32_t)(b.bus_addr + 64) &&
+	      WREG(win, SRC_HI) == (uint32_t)((a.bus_addr + 32) >> 32) &&
+	      WREG(win, MATCH_CAP) == 0 && WREG(win, START_LO) == 0,
+	      "the kernel page: MODE 0x%x COUNT %u SRC 0x%x (buffer + 32) DST 0x%x (buffer + 64)",
+	      WREG(win, MODE), WREG(win, COUNT_LO), WREG(win, SRC_LO),
+	      WREG(win, DST_LO));
+	check(take_ctrl(win) == FPGAMR_CTRL_START_MASK, "then CTRL.START");
+	/* the device takes it and runs */
+	WREG(win, JOBS_STARTED) = ++started;
+	WREG(win, STATUS) = FPGAMR_STATUS_BUSY_MASK;
+	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, 1, a.handle, 0, b.handle, 0, 0),
+		   EBUSY, "SUBMIT while the device runs a job");
+	expect_err(submit(fd2, FPGAMR_JOB_SEARCH, 4, 1, 0, 0, c.handle, 0, 4),
+		   EBUSY, "another file's SUBMIT while it runs");
+	expect_err(ioctl(fd2, FPGAMR_IOC_ABORT), ENOENT,
+		   "ABORT of another file's job");
+	expect_ok(ioctl(fd, FPGAMR_IOC_ABORT), "ABORT of its own job");
+	check(take_ctrl(win) == FPGAMR_CTRL_ABORT_MASK, "writes CTRL.ABORT");
+
+	/* FREE of the running job's buffer waits until the device is idle */
+	attr("buffers_in_use", before, sizeof(before));
+	fc = (struct free_call){ .fd = fd, .handle = b.handle };
+	pthread_create(&th, NULL, free_thread, &fc);
+	check(wait_ctrl(win, FPGAMR_CTRL_ABORT_MASK),
+	      "FREE of the job's destination: the driver aborts the job");
+	usleep(200 * 1000);
+	attr("buffers_in_use", during, sizeof(during));
+	check(!fc.done && !strcmp(before, during),
+	      "while the device is busy FREE waits and no buffer is freed (%s buffers)",
+	      during);
+	take_ctrl(win);
+	WREG(win, STATUS) = FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ABORTED_MASK;
+	pthread_join(th, NULL);
+	check(fc.ret == 0, "FREE returns once the device is idle");
+	attr("buffers_in_use", during, sizeof(during));
+	check(atol(during) == atol(before) - 1, "then the buffer is freed (%s)",
+	      during);
+
+	/* the device idle: the next job starts, on another file */
+	expect_ok(submit(fd2, FPGAMR_JOB_SEARCH, 4, 1 << 20, 0, 0, c.handle,
+			 sz - 32 * 16, 16), "SUBMIT search on the other file");
+	check(WREG(win, MODE) == (FPGAMR_OP_SEARCH | 4 << FPGAMR_MODE_WIDTH_SHIFT) &&
+	      WREG(win, DST_LO) == (uint32_t)(c.bus_addr + sz - 32 * 16) &&
+	      WREG(win, MATCH_CAP) == 16 && WREG(win, SRC_LO) == 0 &&
+	      WREG(win, COUNT_LO) == 1 << 20 && take_ctrl(win) == FPGAMR_CTRL_START_MASK,
+	      "the kernel page: the search's ring at the buffer's last 512 bytes, then START");
+	WREG(win, JOBS_STARTED) = ++started;
+	WREG(win, STATUS) = FPGAMR_STATUS_DONE_MASK;	/* done at once */
+	close(fd2);
+	check(WREG(win, CTRL) == 0,
+	      "closing the file of a finished job needs no ABORT");
+	close(fd);
+	expect_usage(0, 0, "after the job tests");
+}
+
+/*
+ * A container killed mid-batch: its DMA file is closed by the kernel while
+ * the device runs its job.  The driver stops the device and waits until it
+ * is idle before the process's pages go back.
+ */
+static void test_killed_mid_batch(volatile uint32_t *win)
+{
+	uint32_t started = WREG(win, JOBS_STARTED);
+	int pipefd[2], status = 0, ok;
+	char c = 0, during[64];
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct fpgamr_alloc in, out;
+		int fd = open_dma();
+
+		close(pipefd[0]);
+		if (do_alloc(fd, 64 * 1024, 0, &in) ||
+		    do_alloc(fd, 64 * 1024, 0, &out) ||
+		    submit(fd, FPGAMR_JOB_HASH, 4, 4096, in.handle, 0,
+			   out.handle, 0, 0))
+			_exit(2);
+		if (write(pipefd[1], "S", 1) != 1)
+			_exit(3);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	ok = read(pipefd[0], &c, 1) == 1 && c == 'S';
+	close(pipefd[0]);
+	check(ok && take_ctrl(win) == FPGAMR_CTRL_START_MASK,
+	      "a child submitted a hash job (START)");
+	WREG(win, JOBS_STARTED) = ++started;
+	WREG(win, STATUS) = FPGAMR_STATUS_BUSY_MASK;
+	expect_usage(2, 128 * 1024, "the running job's two buffers");
+	kill(pid, SIGKILL);
+	check(wait_ctrl(win, FPGAMR_CTRL_ABORT_MASK),
+	      "SIGKILL mid-batch: the driver aborts the job");
+	usleep(200 * 1000);
+	attr("buffers_in_use", during, sizeof(during));
+	check(waitpid(pid, &status, WNOHANG) == 0 && !strcmp(during, "2"),
+	      "while the device is busy the dying process's pages stay (%s buffers)",
+	      during);
+	take_ctrl(win);
+	WREG(win, STATUS) = FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ABORTED_MASK;
+	check(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status),
+	      "the child exits once the device is idle");
+	expect_usage(0, 0, "then its buffers are freed");
+	WREG(win, STATUS) = 0;
+}
+
+static void test_jobs(void)
+{
+	volatile uint32_t *win;
+	size_t span = 0;
+	int sim = -1;
+
+	win = dev_window(&sim, &span);
+	check(win != NULL, "the device's view of both register pages");
+	if (!win)
+		return;
+	test_user_page(win);
+	test_submit(win);
+	test_killed_mid_batch(win);
+	munmap((void *)((uintptr_t)win & ~(uintptr_t)(page - 1)), span);
+	close(sim);
+}
+
+/* a child of uid that holds bytes of DMA memory; -1 if it could not */
+static pid_t hold_as(uid_t uid, uint64_t bytes, int *release)
+{
+	int up[2], down[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(up) || pipe(down))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct fpgamr_alloc a;
+		int fd = open_dma();	/* 0600: opened as root */
+
+		close(up[0]);
+		close(down[1]);
+		if (setuid(uid) || do_alloc(fd, bytes, 0, &a) ||
+		    write(up[1], "H", 1) != 1)
+			_exit(2);
+		_exit(read(down[0], &c, 1) == 1 ? 0 : 3);
+	}
+	close(up[1]);
+	close(down[0]);
+	*release = down[1];
+	if (read(up[0], &c, 1) != 1)
+		pid = -1;
+	close(up[0]);
+	return pid;
+}
+
+/* The caps: 512 KiB per user, 1 MiB per device (init.sh loads them). */
+static void mode_caps(void)
+{
+	const uint64_t k256 = 256 * 1024;
+	struct fpgamr_alloc a;
+	int fd, status, rel = -1;
+	pid_t pid;
+
+	check(discover() == 1, "exactly one UIO device named %s",
+	      FPGAMR_UIO_NAME);
+	fd = open_dma();
+	expect_ok(do_alloc(fd, k256, 0, &a), "root: 256 KiB");
+	expect_ok(do_alloc(fd, k256, 0, &a), "root: 256 KiB more (its cap)");
+	expect_err(do_alloc(fd, page, 0, &a), EDQUOT, "root: one page more");
+	/* another user under its cap fills the device (1 MiB) */
+	pid = hold_as(1000, 2 * k256, &rel);
+	check(pid > 0, "uid 1000 holds 512 KiB (its cap)");
+	expect_usage(3, 4 * k256, "the device holds 1 MiB");
+	if (pid > 0) {
+		pid_t p3 = fork();
+
+		if (p3 == 0) {
+			int cfd = open_dma();
+
+			if (setuid(1001))
+				_exit(2);
+			_exit(do_alloc(cfd, page, 0, &a) == -1 && errno == ENOSPC ? 0 : 3);
+		}
+		check(waitpid(p3, &status, 0) == p3 && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0,
+		      "uid 1001, under its own cap: one page fails with ENOSPC (the device's cap)");
+		check(write(rel, "R", 1) == 1 && waitpid(pid, &status, 0) == pid &&
+		      WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "uid 1000 lets go of its buffer and exits");
+		close(rel);
+	}
+	expect_usage(2, 2 * k256, "uid 1000's buffers went with it");
+	expect_err(do_alloc(fd, page, 0, &a), EDQUOT, "root is still at its cap");
+	close(fd);
+	expect_usage(0, 0, "after close");
+	fd = open_dma();
+	expect_ok(do_alloc(fd, 2 * k256, 0, &a), "root's quota is back: 512 KiB");
+	close(fd);
+}
+
+/* the identity registers through UIO, as the plugin's test reads them */
+static int mode_regs(void)
+{
+	static const struct { const char *name; unsigned int off; } r[] = {
+		{ "DESIGN_ID", FPGAMR_REG_DESIGN_ID },
+		{ "REGMAP_VERSION", FPGAMR_REG_REGMAP_VERSION },
+		{ "DESIGN_PARAMS", FPGAMR_REG_DESIGN_PARAMS },
+		{ "CLOCK_KHZ", FPGAMR_REG_CLOCK_KHZ },
+	};
+	volatile uint32_t *regs;
+	int fd;
+
+	if (discover() != 1)
+		return 1;
+	fd = open(acc.uio_path, O_RDONLY | O_CLOEXEC);
+	regs = fd < 0 ? MAP_FAILED :
+	       mmap(NULL, FPGAMR_USER_PAGE_BYTES, PROT_READ, MAP_SHARED, fd, 0);
+	if (regs == MAP_FAILED)
+		return 1;
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		printf("FPGAMR-SYSFS reg/%s=0x%08x\n", r[i].name,
+		       regs[r[i].off / 4]);
+	return 0;
+}
+
+/* the devices-cgroup test: open each NODE read-write, in order, keeping
+ * them open; exit 0, or 1 at the first that fails (its errno printed) */
+static int mode_open(char **nodes, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (open(nodes[i], O_RDWR | O_CLOEXEC) < 0) {
+			printf("open %s: %s\n", nodes[i], ename(errno));
+			return 1;
+		}
+	return 0;
+}
+
 static void mode_none(void)
 {
 	check(discover() == 0, "no UIO device named %s", FPGAMR_UIO_NAME);
@@ -962,6 +1414,7 @@ static void mode_main(void)
 	test_data(fd, 0);
 	test_mmap_errors(fd);
 	close(fd);
+	test_jobs();
 	test_lifetime();
 	test_limit();
 	test_kill();
@@ -1015,6 +1468,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(mode, "hold"))
 		return mode_hold(argc > 2 ? argv[2] : "/tmp/hold.ready");
+	if (!strcmp(mode, "regs"))
+		return mode_regs();
+	if (!strcmp(mode, "open"))
+		return mode_open(argv + 2, argc - 2);
 	if (!strcmp(mode, "fuzz"))
 		mode_fuzz(argc > 2 ? atol(argv[2]) : 4000,
 			  argc > 3 ? strtoul(argv[3], NULL, 0) : 1);
@@ -1024,6 +1481,8 @@ int main(int argc, char **argv)
 		mode_coherent();
 	else if (!strcmp(mode, "unplug"))
 		mode_unplug();
+	else if (!strcmp(mode, "caps"))
+		mode_caps();
 	else
 		mode_main();
 

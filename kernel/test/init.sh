@@ -28,6 +28,14 @@ if [ "${1:-}" = node-run ]; then
 		"$fpgamr_bits" "$fpgamr_target" "$fpgamr_miss"
 fi
 
+# the program node-sim traces for the kill test: one hash batch of 2^18
+# values into a DMA buffer (seconds of simulated device time), killed
+# mid-batch by the test
+if [ "${1:-}" = node-hash ]; then
+	exec node-search --hash /tmp/hash.started \
+		"uio:$(uio_node),timeout_ms=600000" 262144
+fi
+
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -73,6 +81,8 @@ expect "rmmod fpgamr" rmmod fpgamr
 
 expect_fail "insmod max_buf_bytes=0 is refused" insmod /fpgamr.ko max_buf_bytes=0
 expect_fail "insmod coherent=2 is refused" insmod /fpgamr.ko coherent=2
+expect_fail "insmod max_dev_bytes=0 is refused" insmod /fpgamr.ko max_dev_bytes=0
+expect_fail "insmod max_user_bytes=0 is refused" insmod /fpgamr.ko max_user_bytes=0
 
 # a design id that is not ours: probe refuses, nothing appears
 expect "insmod fpgamr_sim, wrong design id" \
@@ -93,6 +103,43 @@ if [ -n "$DT" ]; then
 		logged "assigned reserved memory node fpgamr-cma@50000000"
 fi
 run_test main
+
+# one container, one device: the devices cgroup (v1) as YARN's devices
+# module sets it up for a container (container-executor denies the devices
+# of the plugin it was not given, "c MAJOR:MINOR rwm"), with the
+# accelerator's DMA node among them beside its UIO node. A container given
+# the accelerator opens both; one given none is refused both (EPERM).
+maj_min() { cat "$1/dev"; }
+uio_sys=/sys/class/uio/$(basename "$(uio_node)")
+dma_sys=/sys/class/misc/$(attr dma_dev)
+mkdir -p /sys/fs/cgroup && mount -t tmpfs cgroup /sys/fs/cgroup &&
+	mkdir /sys/fs/cgroup/devices &&
+	mount -t cgroup -o devices devices /sys/fs/cgroup/devices
+expect "a devices cgroup (v1) hierarchy" test -e /sys/fs/cgroup/devices/devices.deny
+G=/sys/fs/cgroup/devices/granted
+N=/sys/fs/cgroup/devices/none
+mkdir "$G" "$N"
+for node in "$uio_sys" "$dma_sys"; do
+	echo "c $(maj_min "$node") rwm" > "$N/devices.deny"
+done
+in_cgroup() { sh -c 'echo $$ > "$1/tasks" && shift && exec "$@"' sh "$@"; }
+expect "the granted container opens the UIO node, then the DMA node" \
+	in_cgroup "$G" /fpgamr_test open "$(uio_node)" "/dev/$(attr dma_dev)"
+expect_fail "the other container is refused the UIO node" in_cgroup "$N" /fpgamr_test open "$(uio_node)"
+expect_fail "... and the DMA node" in_cgroup "$N" /fpgamr_test open "/dev/$(attr dma_dev)"
+expect "refused with EPERM" sh -c 'echo $$ > '"$N"'/tasks; /fpgamr_test open /dev/'"$(attr dma_dev)"' | grep -q EPERM'
+# and where YARN's framework denies only the UIO node (the one node it
+# knows per device), the driver denies the DMA node with it
+echo "c $(maj_min "$uio_sys") rwm" > "$N/devices.allow"
+echo "c $(maj_min "$dma_sys") rwm" > "$N/devices.allow"
+echo "c $(maj_min "$uio_sys") rwm" > "$N/devices.deny"
+expect_fail "a container denied only the UIO node cannot open the DMA node" \
+	in_cgroup "$N" /fpgamr_test open "/dev/$(attr dma_dev)"
+expect "refused by the driver with EACCES" sh -c 'echo $$ > '"$N"'/tasks; /fpgamr_test open /dev/'"$(attr dma_dev)"' | grep -q EACCES'
+rmdir "$G" "$N"
+umount /sys/fs/cgroup/devices
+umount /sys/fs/cgroup
+
 rm -f /tmp/hold.ready
 /fpgamr_test hold /tmp/hold.ready &
 HOLD=$!
@@ -110,6 +157,12 @@ expect "rmmod fpgamr" rmmod fpgamr
 # coherent (ACP) mode
 expect "insmod fpgamr coherent=1" insmod /fpgamr.ko coherent=1
 run_test coherent
+expect "rmmod fpgamr" rmmod fpgamr
+
+# the DMA memory caps: per user (EDQUOT) and per device (ENOSPC)
+expect "insmod fpgamr max_dev_bytes=1 MiB max_user_bytes=512 KiB" \
+	insmod /fpgamr.ko max_dev_bytes=1048576 max_user_bytes=524288
+run_test caps
 expect "rmmod fpgamr" rmmod fpgamr
 
 # hostile user space
@@ -151,8 +204,45 @@ if [ -n "$DT" ]; then
 		grep -q "^node-sim: interrupts raised $batches (again at an unmask 0); interrupts read from /dev/uio[0-9]* $batches," /tmp/node.log
 	expect "the kernel took $batches interrupts on the line" \
 		test "$(($(irq_count) - $(cat /tmp/irq.before 2>/dev/null || echo 0)))" = "$batches"
-	expect "one SYNC_FOR_DEVICE per batch, SYNC_FOR_CPU for the hit" \
-		grep -q "SYNC_FOR_DEVICE $batches, SYNC_FOR_CPU [1-9]" /tmp/node.log
+	# the real module's view of the node's device, recorded for the
+	# plugin's health-check test (boottest.sh compares it with the copy in
+	# yarn-fpga-resource's test resources): sysfs as the module wrote it and
+	# the identity registers the RTL answers
+	u=/sys/class/uio/$(basename "$(uio_node)")
+	echo "FPGAMR-SYSFS platform=$(basename "$(readlink -f "$u/device")")"
+	for f in name dev maps/map0/name maps/map0/size; do
+		echo "FPGAMR-SYSFS uio/$f=$(cat "$u/$f")"
+	done
+	for f in design_id regmap_version coherent uio_dev dma_dev; do
+		echo "FPGAMR-SYSFS device/$f=$(cat "$u/device/$f")"
+	done
+	/fpgamr_test regs
+	expect "one SYNC_FOR_DEVICE per batch, SYNC_FOR_CPU for the hit, one SUBMIT per batch" \
+		grep -q "SYNC_FOR_DEVICE $batches, SYNC_FOR_CPU [1-9][0-9]*, SUBMIT $batches, ABORT 0$" /tmp/node.log
+	expect "the kernel started the $batches jobs on the kernel page, none aborted" \
+		grep -q "^node-sim: kernel page: START $batches, ABORT 0; jobs aborted 0;" /tmp/node.log
+
+	# a container killed mid-batch: the hash batch's process gets SIGKILL
+	# while the RTL writes its digests; the kernel aborts the job and waits
+	# for the device before the pages go back (about 20 s of the guest's
+	# time budget: the model and the abort under TCG)
+	rm -f /tmp/hash.started
+	node-sim -- /init node-hash > /tmp/hash.log 2>&1 &
+	NODE=$!
+	i=0
+	while ! grep -q "^node-sim: job 1 started (hash, 262144 values)" /tmp/hash.log && [ $i -lt 1200 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	expect "the hash batch started on the RTL" grep -q "job 1 started (hash" /tmp/hash.log
+	kill -9 $(pidof node-search)
+	wait $NODE
+	expect "node-sim reports the program killed (exit 137)" test $? = 137
+	sed 's/^/  /' /tmp/hash.log
+	expect "the kernel aborted the running job on the kernel page" \
+		grep -q "^node-sim: kernel page: START 1, ABORT 1; jobs aborted 1; AXI write beats [1-9]" /tmp/hash.log
+	expect "no DMA memory freed while the RTL ran, no write after it" \
+		grep -q "DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/hash.log
+	expect "the killed process's buffers are back" test "$(attr buffers_in_use)" = 0
 	expect "rmmod fpgamr" rmmod fpgamr
 	expect "the node's buffers are back" \
 		sh -c '! dmesg | grep -q "removed with .* buffers"'

@@ -6,6 +6,7 @@
  * board, without the JVM.
  *
  *   node-search [--hold FILE] SPEC BITS DIGEST...
+ *   node-search --hash FILE SPEC COUNT
  *
  * Searches the values [0, 2^BITS), each encoded big-endian in max(4,
  * ceil(BITS/8)) bytes, for the given MD5 digests, and prints each preimage
@@ -14,6 +15,10 @@
  * after opening the device, create FILE and wait until it is removed.
  * Exit 0 (also when nothing is found), 1 when the device fails or cannot be
  * opened (busy included), 2 on bad usage.
+ *
+ * --hash: hashes the values [0, COUNT) in one batch into a zero-copy DMA
+ * buffer, creating FILE just before it starts the job: the test kills it
+ * mid-batch (a container killed while the device writes its memory).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,6 +65,35 @@ static void hold(const char *file)
 		nanosleep(&nap, NULL);
 }
 
+/* one batch of COUNT digests into a DMA buffer; FILE marks its start */
+static int hash_batch(const char *file, const char *spec, const char *n)
+{
+	uint64_t count = strtoull(n, NULL, 0), done = 0;
+	char err[512];
+	fpgamr_dev *dev;
+	uint8_t *out;
+	int fd, rc;
+
+	dev = fpgamr_open(spec, err, sizeof(err));
+	if (!dev || !count) {
+		fprintf(stderr, "node-search: %s\n", dev ? "COUNT must be > 0" : err);
+		return 1;
+	}
+	out = fpgamr_dma_alloc(dev, 16 * count);
+	if (!out) {
+		fprintf(stderr, "node-search: %s\n", fpgamr_last_error(dev));
+		return 1;
+	}
+	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	rc = fpgamr_hash_range(dev, 0, count, 4, out, &done);
+	printf("node-search: hashed %llu of %llu values, rc %d\n",
+	       (unsigned long long)done, (unsigned long long)count, rc);
+	fpgamr_close(dev);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *hold_file = NULL;
@@ -71,6 +105,8 @@ int main(int argc, char **argv)
 	fpgamr_dev *dev;
 	int argi = 1, width, bits, rc;
 
+	if (argc == 5 && !strcmp(argv[1], "--hash"))
+		return hash_batch(argv[2], argv[3], argv[4]);
 	if (argc > 2 && !strcmp(argv[1], "--hold")) {
 		hold_file = argv[2];
 		argi = 3;

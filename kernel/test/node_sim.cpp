@@ -9,10 +9,15 @@
  *
  *   node-sim [--stall P] -- PROGRAM [ARGS...]
  *
- * The register window is memory.  A load reads the registers as the RTL
- * last reported them (reads of this register map have no side effects).  A
- * store that has one, to a wo or rw1c register (hdl/regmap/md5acc.json), is
- * trapped: node-sim runs PROGRAM, and whatever it starts, under ptrace and
+ * The register window is memory: two pages (register map 3).  A load reads
+ * the registers as the RTL last reported them (reads of this register map
+ * have no side effects).  The kernel page (the job: MODE, START, COUNT,
+ * SRC, DST, MATCH_CAP, CTRL) is written only by fpgamr.ko, which ptrace
+ * cannot trap: node-sim polls its CTRL word, as the RTL's register slave
+ * would take the kernel's write; a command there gives the RTL the kernel
+ * page's registers, then CTRL, and CTRL reads 0 again (it is write-only).
+ * On the user page, a store that has a side effect, to a wo or rw1c register
+ * (hdl/regmap/md5acc.json), is trapped: node-sim runs PROGRAM, and whatever it starts, under ptrace and
  * puts a hardware write watchpoint on each 8-byte word of the window holding
  * such a register, in every process that maps the window.  At a hit it lets
  * the store happen (a hardware breakpoint on the next instruction), gives
@@ -25,9 +30,13 @@
  * full), node-sim pends the accelerator's line (raise_irq of fpgamr_sim: the
  * GIC), and again at each unmask while the line is still high.
  *
+ * While a job runs it watches the DMA buffers the kernel holds
+ * (bytes_in_use): memory freed while the RTL is busy is counted, with the
+ * RTL's AXI write beats after it ("no write after release").
+ *
  * It also counts what the program did with the kernel interfaces: the sync
- * ioctls on /dev/fpgamr-dma* and the interrupts read from /dev/uio*, and
- * prints the counts when PROGRAM and its children have exited; its exit
+ * and job ioctls on /dev/fpgamr-dma* and the interrupts read from /dev/uio*,
+ * and prints the counts when PROGRAM and its children have exited; its exit
  * status is PROGRAM's.
  */
 #include <cerrno>
@@ -119,6 +128,11 @@ int main_status = 1;
 std::map<std::string, long> trapped;
 long forwarded, jobs_started, jobs_done, job_errors, raised, reraised;
 long uio_reads, uio_unmasks, syncs_dev, syncs_cpu, allocs, frees, dma_refused;
+long submits, aborts_ioctl, kernel_starts, kernel_aborts, jobs_aborted;
+long freed_while_busy;			/* the kernel freed DMA memory while the RTL ran */
+uint64_t beats_after_free;		/* the RTL's write beats after such a free */
+long job_bytes_in_use = -1;		/* bytes_in_use when the running job started */
+uint64_t freed_at_beats;
 
 double now()
 {
@@ -154,6 +168,25 @@ std::string read_line(const std::string &path)
 	return buf;
 }
 
+/* a sysfs attribute of the accelerator's platform device */
+std::string dma_attr(const char *name)
+{
+	static std::string dir;	/* found once: the device stays while jobs run */
+
+	if (dir.empty()) {
+		DIR *d = opendir("/sys/class/misc");
+
+		for (struct dirent *de; d && (de = readdir(d));)
+			if (!strncmp(de->d_name, FPGAMR_DMA_DEV_PREFIX,
+				     strlen(FPGAMR_DMA_DEV_PREFIX)))
+				dir = std::string("/sys/class/misc/") +
+				      de->d_name + "/device/";
+		if (d)
+			closedir(d);
+	}
+	return dir + name;
+}
+
 const reg_info *reg_at(unsigned int off)
 {
 	for (const auto &r : regmap)
@@ -178,10 +211,16 @@ bool is_watched(unsigned int off)
  * FILTER_ADDR); with all, every readable one.  A plain rw register changes
  * only when written, and flush_plain_writes() reads it back then.
  */
+bool on_kernel_page(unsigned int off)
+{
+	return off >= FPGAMR_KERNEL_PAGE;
+}
+
 void window_from_rtl(bool all)
 {
 	for (const auto &r : regmap) {
-		if (r.access == REG_WO ||
+		/* the kernel page is the kernel's: never written back */
+		if (r.access == REG_WO || on_kernel_page(r.off) ||
 		    (r.access == REG_RW && !all && !is_watched(r.off)))
 			continue;
 		uint32_t v = sim->reg_read(r.off);
@@ -195,7 +234,8 @@ void window_from_rtl(bool all)
 void flush_plain_writes()
 {
 	for (const auto &r : regmap) {
-		if (r.access != REG_RW || is_watched(r.off))
+		if (r.access != REG_RW || is_watched(r.off) ||
+		    on_kernel_page(r.off))
 			continue;
 		uint32_t v = win[r.off / 4];
 		if (v == flushed[r.off / 4])
@@ -272,6 +312,9 @@ void start_job()
 	job_active = true;
 	jobs_started++;
 	job_t0 = now();
+	job_bytes_in_use = atol(read_line(dma_attr("bytes_in_use")).c_str());
+	printf("node-sim: job %ld started (%s, %" PRIu64 " values)\n", jobs_started,
+	       mode & FPGAMR_MODE_OP_MASK ? "search" : "hash", count);
 }
 
 void end_job()
@@ -289,7 +332,26 @@ void end_job()
 		      (uint64_t)win[FPGAMR_REG_CYCLES_HI / 4] << 32;
 	if (win[FPGAMR_REG_STATUS / 4] & FPGAMR_STATUS_ERROR_MASK)
 		job_errors++;
+	if (win[FPGAMR_REG_STATUS / 4] & FPGAMR_STATUS_ABORTED_MASK)
+		jobs_aborted++;
+	if (job_bytes_in_use < 0 && freed_while_busy)
+		beats_after_free += sim->beats_written() - freed_at_beats;
+	job_bytes_in_use = -1;
 	update_line();
+}
+
+/* while the RTL runs a job: has the kernel freed DMA memory under it? */
+void watch_frees()
+{
+	if (job_bytes_in_use < 0)
+		return;
+	long now_bytes = atol(read_line(dma_attr("bytes_in_use")).c_str());
+
+	if (now_bytes < job_bytes_in_use) {
+		freed_while_busy++;
+		freed_at_beats = sim->beats_written();
+		job_bytes_in_use = -1;	/* counted once per job */
+	}
 }
 
 /* the program stored val at off, a trapped register: the RTL gets it */
@@ -306,6 +368,38 @@ void write_register(unsigned int off, uint32_t val)
 		start_job();
 	sim->reg_write(off, val);
 	/* a START also clears an rw register, MATCH_ACK: read them all back */
+	window_from_rtl(start);
+	update_line();
+}
+
+/*
+ * The kernel wrote CTRL on the kernel page (fpgamr.ko's SUBMIT, ABORT or
+ * its stop before freeing): the RTL takes the kernel page's registers, then
+ * the command; CTRL reads 0 again.
+ */
+void poll_kernel_page()
+{
+	uint32_t cmd = win[FPGAMR_REG_CTRL / 4];
+
+	if (!cmd)
+		return;
+	win[FPGAMR_REG_CTRL / 4] = 0;
+	flush_plain_writes();
+	for (const auto &r : regmap) {
+		if (r.access != REG_RW || !on_kernel_page(r.off))
+			continue;
+		flushed[r.off / 4] = win[r.off / 4];
+		sim->reg_write(r.off, flushed[r.off / 4]);
+	}
+	bool start = (cmd & FPGAMR_CTRL_START_MASK) && !sim->busy();
+
+	if (cmd & FPGAMR_CTRL_START_MASK)
+		kernel_starts++;
+	if (cmd & FPGAMR_CTRL_ABORT_MASK)
+		kernel_aborts++;
+	if (start)
+		start_job();
+	sim->reg_write(FPGAMR_REG_CTRL, cmd);
 	window_from_rtl(start);
 	update_line();
 }
@@ -427,6 +521,8 @@ void on_syscall(pid_t pid, Tracee &t)
 		case FPGAMR_IOC_SYNC_FOR_CPU: syncs_cpu++; break;
 		case FPGAMR_IOC_ALLOC: allocs++; break;
 		case FPGAMR_IOC_FREE: frees++; break;
+		case FPGAMR_IOC_SUBMIT: submits++; break;
+		case FPGAMR_IOC_ABORT: aborts_ioctl++; break;
 		}
 	} else if ((nr == SYS_read || nr == SYS_write) && rv == 4 &&
 		   !uio_path.empty() && fd_path(pid, t.sc_args[0]) == uio_path) {
@@ -520,6 +616,7 @@ void run_until_idle()
 {
 	for (int i = 0; i < 4096 && (sim->busy() || !sim->bus_quiet()); i++)
 		sim->tick();
+	watch_frees();
 	if (!sim->busy() && sim->bus_quiet()) {
 		end_job();
 	} else if (sim->irq() && !line_high) {
@@ -582,8 +679,9 @@ void setup_device(int stall)
 		die("register map window %u bytes, fpgamr_regs.h says %u",
 		    regmap_window_bytes, FPGAMR_WINDOW_BYTES);
 
-	for (const auto &r : regmap)
-		if (r.access == REG_WO || r.access == REG_RW1C)
+	for (const auto &r : regmap)	/* the user page's: the kernel's are polled */
+		if ((r.access == REG_WO || r.access == REG_RW1C) &&
+		    !on_kernel_page(r.off))
 			words.insert(r.off & ~7u);
 	watched.assign(words.begin(), words.end());
 
@@ -617,8 +715,11 @@ void summary()
 	       sim->last_protocol_error().c_str(), dma_refused);
 	printf("node-sim: interrupts raised %ld (again at an unmask %ld); interrupts read from %s %ld, unmasks %ld\n",
 	       raised, reraised, uio_path.c_str(), uio_reads, uio_unmasks);
-	printf("node-sim: DMA ioctls: ALLOC %ld, FREE %ld, SYNC_FOR_DEVICE %ld, SYNC_FOR_CPU %ld\n",
-	       allocs, frees, syncs_dev, syncs_cpu);
+	printf("node-sim: DMA ioctls: ALLOC %ld, FREE %ld, SYNC_FOR_DEVICE %ld, SYNC_FOR_CPU %ld, SUBMIT %ld, ABORT %ld\n",
+	       allocs, frees, syncs_dev, syncs_cpu, submits, aborts_ioctl);
+	printf("node-sim: kernel page: START %ld, ABORT %ld; jobs aborted %ld; AXI write beats %" PRIu64 "; DMA memory freed while the device ran %ld, AXI write beats after it %" PRIu64 "\n",
+	       kernel_starts, kernel_aborts, jobs_aborted, sim->beats_written(),
+	       freed_while_busy, beats_after_free);
 	printf("node-sim: %.1f s in all; the jobs' %" PRIu64 " device cycles took %.1f s: %.0f cycles/s simulated (a board: %ge6, the design clock, modelled)\n",
 	       secs, job_cycles, job_secs, job_secs > 0 ? (double)job_cycles / job_secs : 0.0,
 	       (double)FPGAMR_CLOCK_MHZ);
@@ -647,13 +748,17 @@ int main(int argc, char **argv)
 		int status;
 		pid_t pid;
 
-		if (job_active) {
+		poll_kernel_page();
+		if (job_active)
 			run_until_idle();
-			pid = waitpid(-1, &status, __WALL | WNOHANG);
-			if (pid == 0)
-				continue;
-		} else {
-			pid = waitpid(-1, &status, __WALL);
+		pid = waitpid(-1, &status, __WALL | WNOHANG);
+		if (pid == 0) {
+			if (!job_active) {	/* the kernel's next command */
+				struct timespec ts = { 0, 500000 };
+
+				nanosleep(&ts, nullptr);
+			}
+			continue;
 		}
 		if (pid < 0) {
 			if (errno == EINTR)
@@ -669,6 +774,7 @@ int main(int argc, char **argv)
 			on_stop(pid, status);
 		}
 	}
+	poll_kernel_page();
 	while (job_active)
 		run_until_idle();
 	summary();

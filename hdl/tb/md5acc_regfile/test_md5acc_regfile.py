@@ -1,7 +1,10 @@
 """md5acc_regfile through cocotbext-axi's AXI4-Lite master with random pauses
 on all five channels: identity registers, read/write configuration, read-only
 registers, CTRL/FILTER_DATA/IRQ strobes, MATCH_ACK cleared at a job start,
-status read back, unmapped addresses, and interleaved reads and writes."""
+status read back, unmapped addresses, the two pages of register map 3 (the
+job's registers answer only on the kernel page: their user-page offsets and
+the user registers' kernel-page aliases read zero and ignore writes), and
+interleaved reads and writes."""
 import ast
 import os
 import random
@@ -57,7 +60,7 @@ class Strobes:
 
 @cocotb.test()
 async def registers(dut):
-    for s in ("status", "irq_status", "irq_enable", "match_count", "values_done", "cycles", "err_addr", "job_start"):
+    for s in ("status", "irq_status", "irq_enable", "match_count", "values_done", "cycles", "err_addr", "job_start", "jobs_started"):
         getattr(dut, s).value = 0
     await start(dut)
     m = master(dut, 1)
@@ -99,8 +102,25 @@ async def registers(dut):
     assert await rd(m, "ERR_ADDR_LO") == 0x3000_0040
     assert (await rd(m, "IRQ_STATUS"), await rd(m, "IRQ_ENABLE")) == (0b101, 0b011)
     assert await rd(m, "CTRL") == 0 and int.from_bytes((await m.read(0xFFC, 4)).data, "little") == 0, "unmapped"
+    dut.jobs_started.value = 0xC0FFEE01
+    assert await rd(m, "JOBS_STARTED") == 0xC0FFEE01
+
+    # register map 3: the job's registers live on the kernel page only
+    page = CONST["KERNEL_PAGE"]
+    assert page == 0x1000 and all(R[r] & page for r in ("CTRL", "MODE", "START_LO", "COUNT_LO", "COUNT_HI", "SRC_LO",
+                                                         "SRC_HI", "DST_LO", "DST_HI", "MATCH_CAP"))
+    assert not any(R[r] & page for r in ("STATUS", "IRQ_STATUS", "MATCH_ACK", "FILTER_DATA", "JOBS_STARTED"))
+    for r in ("MODE", "COUNT_LO", "SRC_LO", "DST_LO", "MATCH_CAP"):
+        user_alias = R[r] - page
+        assert int.from_bytes((await m.read(user_alias, 4)).data, "little") == 0, r
+        await m.write(user_alias, (0x5A5A5A40).to_bytes(4, "little"))
+    assert int(dut.cfg_src.value) == cfg["SRC"] and int(dut.cfg_dst.value) == cfg["DST"], "user-page writes ignored"
+    assert int(dut.cfg_count.value) == cfg["COUNT"] and int(dut.cfg_cap.value) == 4096
+    assert int.from_bytes((await m.read(page + R["STATUS"], 4)).data, "little") == 0, "no user register on the kernel page"
+    assert int.from_bytes((await m.read(page + 0x80 + (R["SRC_LO"] - page), 4)).data, "little") == 0, "no alias past 0x7C"
 
     # strobes
+    await m.write(R["CTRL"] - page, (1).to_bytes(4, "little"))  # the user page has no CTRL
     await wr(m, "CTRL", 1)
     await wr(m, "CTRL", 2)
     await wr(m, "IRQ_STATUS", 0b100)

@@ -1,8 +1,9 @@
 /* bus_uio.c: the "uio" bus: the real accelerator through the kernel driver
- * (kernel/include/uapi/linux/fpgamr.h): registers by mmap of /dev/uioN,
- * the interrupt by read() on it (re-armed by writing 1), DMA buffers from
- * the paired /dev/fpgamr-dmaK with explicit cache syncs. Ownership: flock on
- * the UIO node (LOCK_EX | LOCK_NB). */
+ * (kernel/include/uapi/linux/fpgamr.h): the user page of the registers by
+ * mmap of /dev/uioN, the interrupt by read() on it (re-armed by writing 1),
+ * DMA buffers and jobs (FPGAMR_IOC_SUBMIT: the kernel checks the buffers and
+ * programs the kernel page) on the paired /dev/fpgamr-dmaK, with explicit
+ * cache syncs. Ownership: flock on the UIO node (LOCK_EX | LOCK_NB). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -32,12 +33,36 @@ typedef struct uio_ctx {
 static uint32_t u_rd(void *c, uint32_t off)
 {
     uio_ctx *x = c;
-    return x->regs[off / 4];
+    return off < x->map_size ? x->regs[off / 4] : 0;  /* the kernel page is not mapped */
 }
 static void u_wr(void *c, uint32_t off, uint32_t val)
 {
     uio_ctx *x = c;
-    x->regs[off / 4] = val;
+    if (off < x->map_size) x->regs[off / 4] = val;
+}
+static int u_submit(void *c, const fpgamr_job *j, char *err, size_t errlen)
+{
+    uio_ctx *x = c;
+    struct fpgamr_submit s;
+    memset(&s, 0, sizeof s);
+    s.op = j->op == FPGAMR_OP_SEARCH ? FPGAMR_JOB_SEARCH : FPGAMR_JOB_HASH;
+    s.width = (uint32_t)j->width;
+    s.first = j->first;
+    s.count = j->count;
+    s.src_handle = j->src ? j->src->handle : 0;
+    s.src_offset = j->src_off;
+    s.dst_handle = j->dst->handle;
+    s.dst_offset = j->dst_off;
+    s.match_cap = j->cap;
+    if (ioctl(x->dma_fd, FPGAMR_IOC_SUBMIT, &s) == 0) return 0;
+    int e = errno;
+    snprintf(err, errlen, "uio: the kernel refused the job (FPGAMR_IOC_SUBMIT): %s", strerror(e));
+    return e == EBUSY ? FPGAMR_EBUSY : e == EIO ? FPGAMR_EIO : FPGAMR_EINVAL;
+}
+static void u_abort(void *c)
+{
+    uio_ctx *x = c;
+    ioctl(x->dma_fd, FPGAMR_IOC_ABORT);  /* ENOENT: no job of ours runs */
 }
 static int u_alloc(void *c, size_t size, fpgamr_dmabuf *b)
 {
@@ -129,6 +154,8 @@ static const fpgamr_bus uio_ops = {
     .timeout_ms = 2000,
     .rd = u_rd,
     .wr = u_wr,
+    .submit = u_submit,
+    .abort = u_abort,
     .dma_alloc = u_alloc,
     .dma_free = u_free,
     .dma_sync = u_sync,
@@ -167,7 +194,10 @@ int fpgamr_bus_uio_open(const char *spec, fpgamr_bus *bus, char *err, size_t err
     if (read_sysfs(path, buf, sizeof buf) != 0)
         return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: cannot read %s", path);
     x->map_size = (size_t)strtoull(buf, NULL, 0);
-    if (x->map_size < FPGAMR_WINDOW_BYTES) x->map_size = FPGAMR_WINDOW_BYTES;
+    if (x->map_size != FPGAMR_USER_PAGE_BYTES)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen,
+                               "uio: %s maps %zu bytes, register map %u's user page is %u", node, x->map_size,
+                               FPGAMR_REGMAP_MAJOR, FPGAMR_USER_PAGE_BYTES);
     void *r = mmap(NULL, x->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, x->uio_fd, 0);
     if (r == MAP_FAILED)
         return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: mmap of %s: %s", node, strerror(errno));

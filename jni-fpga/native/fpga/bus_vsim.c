@@ -1,6 +1,11 @@
 /* bus_vsim.c: the "vsim" bus: the Verilated accelerator in
  * libfpgamr-vsim-pN.so, loaded with dlopen. DMA buffers are page-aligned
- * host memory registered with the model at fake bus addresses. */
+ * host memory registered with the model at fake bus addresses. This bus
+ * plays the kernel driver's part of register map 3 as well: user-page
+ * registers only through rd/wr; a job is checked against this bus's own
+ * buffers (width, alignment, ranges, idle: what FPGAMR_IOC_SUBMIT checks)
+ * before the bus writes the kernel page and START; a buffer of the running
+ * job is freed only after the device was stopped and seen idle. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -9,13 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../vsim/fpgamr_vsim.h"
 #include "fpgamr_bus.h"
 #include "fpgamr_fpga.h"
+#include "fpgamr_regs.h"
+
+#define VSIM_BUFS 64
+#define STOP_TIMEOUT_MS 5000  /* as the kernel driver's */
 
 typedef struct vsim_ctx {
+    uint64_t bufs[VSIM_BUFS];   /* bus addresses of this bus's buffers (0: free slot) */
+    size_t buf_size[VSIM_BUFS];
+    uint64_t job_src, job_dst;  /* the running job's buffers (bus addresses), 0: none */
+    int job_live;
+    uint32_t job_seq;           /* JOBS_STARTED once the device took its START */
+    int wedged;
     void *lib;
     fpgamr_vsim *v;
     int lock_fd;
@@ -34,12 +50,103 @@ typedef struct vsim_ctx {
 static uint32_t v_rd(void *c, uint32_t off)
 {
     vsim_ctx *x = c;
-    return x->reg_read(x->v, off);
+    return off < FPGAMR_USER_PAGE_BYTES ? x->reg_read(x->v, off) : 0;  /* the kernel page is not mapped */
 }
 static void v_wr(void *c, uint32_t off, uint32_t val)
 {
     vsim_ctx *x = c;
-    x->reg_write(x->v, off, val);
+    if (off < FPGAMR_USER_PAGE_BYTES) x->reg_write(x->v, off, val);
+}
+
+/* ---- the kernel driver's part ---------------------------------------------------- */
+static int own_buf(const vsim_ctx *x, const fpgamr_dmabuf *b)
+{
+    if (!b) return 0;
+    for (int i = 0; i < VSIM_BUFS; i++)
+        if (x->bufs[i] && x->bufs[i] == b->bus && x->buf_size[i] == b->size) return 1;
+    return 0;
+}
+/* [off, off + n * unit rounded up to whole beats) inside b */
+static int in_buf(const fpgamr_dmabuf *b, uint64_t off, uint64_t n, uint64_t unit, uint64_t beat)
+{
+    if (n > (UINT64_MAX - beat) / unit) return 0;
+    uint64_t bytes = (n * unit + beat - 1) / beat * beat;
+    return off <= b->size && bytes <= b->size - off;
+}
+static int job_idle(vsim_ctx *x)
+{
+    if (x->job_live && x->reg_read(x->v, FPGAMR_REG_JOBS_STARTED) != x->job_seq) return 0;
+    return !(x->reg_read(x->v, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK);
+}
+/* abort the running job and wait until the device is idle; 0, or -1 (the
+ * device is wedged: its buffers are never freed) */
+static int job_stop(vsim_ctx *x)
+{
+    if (!x->job_live) return 0;
+    if (x->reg_read(x->v, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK)
+        x->reg_write(x->v, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+    for (int ms = 0; !job_idle(x); ms++) {
+        if (ms >= STOP_TIMEOUT_MS) {
+            x->wedged = 1;
+            return -1;
+        }
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    x->job_live = 0;
+    x->job_src = x->job_dst = 0;
+    return 0;
+}
+static int v_submit(void *c, const fpgamr_job *j, char *err, size_t errlen)
+{
+    vsim_ctx *x = c;
+    uint32_t params = x->reg_read(x->v, FPGAMR_REG_DESIGN_PARAMS);
+    uint64_t beat = 1ull << ((params & FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_MASK) >> FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_SHIFT);
+    unsigned minw = (params & FPGAMR_DESIGN_PARAMS_MIN_WIDTH_MASK) >> FPGAMR_DESIGN_PARAMS_MIN_WIDTH_SHIFT;
+    unsigned maxw = (params & FPGAMR_DESIGN_PARAMS_MAX_WIDTH_MASK) >> FPGAMR_DESIGN_PARAMS_MAX_WIDTH_SHIFT;
+    int search = j->op == FPGAMR_OP_SEARCH;
+    const char *bad = NULL;
+    if ((j->op != FPGAMR_OP_HASH && !search) || j->width < (int)minw || j->width > (int)maxw)
+        bad = "op or width";
+    else if (search ? (j->src || j->cap == 0 || j->dst_off % FPGAMR_MATCH_RECORD_BYTES)
+                    : (j->cap || j->first || j->src_off % beat || j->dst_off % beat))
+        bad = "alignment or fields of its op";
+    else if (!own_buf(x, j->dst) || (!search && !own_buf(x, j->src)))
+        bad = "a buffer not of this device";
+    else if (search ? !in_buf(j->dst, j->dst_off, j->cap, FPGAMR_MATCH_RECORD_BYTES, beat)
+                    : !in_buf(j->src, j->src_off, j->count, j->width > 4 ? 8 : 4, beat) ||
+                          !in_buf(j->dst, j->dst_off, j->count, FPGAMR_DIGEST_BYTES, beat))
+        bad = "a range outside its buffer";
+    if (bad) {
+        snprintf(err, errlen, "vsim: job refused as the kernel would: %s", bad);
+        return FPGAMR_EINVAL;
+    }
+    if (x->wedged || !job_idle(x)) {
+        snprintf(err, errlen, "vsim: job refused: the device %s", x->wedged ? "did not stop a job" : "is busy");
+        return x->wedged ? FPGAMR_EIO : FPGAMR_EBUSY;
+    }
+    uint64_t src = search ? 0 : j->src->bus + j->src_off, dst = j->dst->bus + j->dst_off;
+    x->reg_write(x->v, FPGAMR_REG_MODE, (uint32_t)j->op << FPGAMR_MODE_OP_SHIFT | (uint32_t)j->width << FPGAMR_MODE_WIDTH_SHIFT);
+    x->reg_write(x->v, FPGAMR_REG_START_LO, (uint32_t)j->first);
+    x->reg_write(x->v, FPGAMR_REG_START_HI, (uint32_t)(j->first >> 32));
+    x->reg_write(x->v, FPGAMR_REG_COUNT_LO, (uint32_t)j->count);
+    x->reg_write(x->v, FPGAMR_REG_COUNT_HI, (uint32_t)(j->count >> 32));
+    x->reg_write(x->v, FPGAMR_REG_SRC_LO, (uint32_t)src);
+    x->reg_write(x->v, FPGAMR_REG_SRC_HI, (uint32_t)(src >> 32));
+    x->reg_write(x->v, FPGAMR_REG_DST_LO, (uint32_t)dst);
+    x->reg_write(x->v, FPGAMR_REG_DST_HI, (uint32_t)(dst >> 32));
+    x->reg_write(x->v, FPGAMR_REG_MATCH_CAP, j->cap);
+    x->job_seq = x->reg_read(x->v, FPGAMR_REG_JOBS_STARTED) + 1;
+    x->reg_write(x->v, FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
+    x->job_live = 1;
+    x->job_src = search ? 0 : j->src->bus;
+    x->job_dst = j->dst->bus;
+    return 0;
+}
+static void v_abort(void *c)
+{
+    vsim_ctx *x = c;
+    if (x->job_live) x->reg_write(x->v, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
 }
 static int v_alloc(void *c, size_t size, fpgamr_dmabuf *b)
 {
@@ -48,19 +155,30 @@ static int v_alloc(void *c, size_t size, fpgamr_dmabuf *b)
     void *p = aligned_alloc(4096, span);
     if (!p) return FPGAMR_ENOMEM;
     memset(p, 0, span);
-    if (x->map(x->v, p, span, &b->bus) != 0) {
+    int slot = 0;
+    while (slot < VSIM_BUFS && x->bufs[slot]) slot++;
+    if (slot == VSIM_BUFS || x->map(x->v, p, span, &b->bus) != 0) {
         free(p);
         return FPGAMR_ENOMEM;
     }
+    x->bufs[slot] = b->bus;
+    x->buf_size[slot] = span;
     b->host = p;
     b->size = span;
-    b->handle = 0;
+    b->handle = (uint32_t)slot + 1;
     return 0;
 }
 static void v_free(void *c, fpgamr_dmabuf *b)
 {
     vsim_ctx *x = c;
     if (!b->host) return;
+    /* the device stops before the memory of its job goes back */
+    if (x->job_live && (b->bus == x->job_src || b->bus == x->job_dst) && job_stop(x) != 0) {
+        memset(b, 0, sizeof *b);  /* wedged: leaked, never reused */
+        return;
+    }
+    for (int i = 0; i < VSIM_BUFS; i++)
+        if (x->bufs[i] == b->bus) x->bufs[i] = 0;
     x->unmap(x->v, b->bus);
     free(b->host);
     memset(b, 0, sizeof *b);
@@ -84,7 +202,10 @@ static uint64_t v_sim_ns(void *c)
 static void v_close(void *c)
 {
     vsim_ctx *x = c;
-    if (x->v) x->destroy(x->v);
+    if (x->v) {  /* stopped, or its clock with it: no DMA after this */
+        job_stop(x);
+        x->destroy(x->v);
+    }
     if (x->lib) dlclose(x->lib);
     if (x->lock_fd >= 0) close(x->lock_fd);
     free(x);
@@ -105,6 +226,8 @@ static const fpgamr_bus vsim_ops = {
     .timeout_ms = 120000,  /* a simulator is slow, and shares 2 cores */
     .rd = v_rd,
     .wr = v_wr,
+    .submit = v_submit,
+    .abort = v_abort,
     .dma_alloc = v_alloc,
     .dma_free = v_free,
     .dma_sync = v_sync,

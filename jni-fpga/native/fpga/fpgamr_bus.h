@@ -1,5 +1,7 @@
 /* fpgamr_bus.h: the small interface the driver needs from a bus: register
- * read/write, DMA memory alloc/free/sync, wait for the interrupt. */
+ * read/write (the user page of register map 3), DMA memory alloc/free/sync,
+ * jobs submitted by buffer (the bus, as the kernel driver does, checks them
+ * and programs the kernel page), wait for the interrupt. */
 #ifndef FPGAMR_BUS_H
 #define FPGAMR_BUS_H
 
@@ -15,13 +17,32 @@ typedef struct fpgamr_dmabuf {
 
 enum { FPGAMR_SYNC_TO_DEVICE = 1, FPGAMR_SYNC_FROM_DEVICE = 2 };
 
+/* One job, by buffer: what FPGAMR_IOC_SUBMIT takes (kernel/include/uapi/linux/fpgamr.h). */
+typedef struct fpgamr_job {
+    int op;               /* FPGAMR_OP_HASH or FPGAMR_OP_SEARCH */
+    int width;            /* message width in bytes */
+    uint64_t first;       /* search: the first value */
+    uint64_t count;       /* values (hash: messages) */
+    fpgamr_dmabuf *src;   /* hash: the messages; search: NULL */
+    size_t src_off;
+    fpgamr_dmabuf *dst;   /* hash: the digests; search: the match ring */
+    size_t dst_off;
+    uint32_t cap;         /* search: records in the ring */
+} fpgamr_job;
+
 typedef struct fpgamr_bus {
     const char *name;
     void *ctx;
     double mhz;        /* clock for modelled/nominal device time */
     int timeout_ms;    /* default wait per batch */
+    /* registers of the user page; the kernel page is not reachable */
     uint32_t (*rd)(void *ctx, uint32_t off);
     void (*wr)(void *ctx, uint32_t off, uint32_t val);
+    /* checks the job against this bus's buffers and starts it: 0, or
+     * FPGAMR_EINVAL / FPGAMR_EBUSY / FPGAMR_EIO with a message in err */
+    int (*submit)(void *ctx, const fpgamr_job *job, char *err, size_t errlen);
+    /* asks the device to stop the running job (no wait) */
+    void (*abort)(void *ctx);
     int (*dma_alloc)(void *ctx, size_t size, fpgamr_dmabuf *out);
     void (*dma_free)(void *ctx, fpgamr_dmabuf *b);
     /* for_cpu = 0: before the device uses [off, off+len); 1: before the CPU reads it */

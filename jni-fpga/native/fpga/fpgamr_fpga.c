@@ -1,7 +1,10 @@
 /* fpgamr_fpga.c: driver of the fpgamr MD5 accelerator, common to the uio and
  * vsim buses (see fpgamr_fpga.h). Batches of dev->batch values; two batches
  * in flight with ping-pong buffers; completion by interrupt with a timeout;
- * the design id and register-map version are checked at open. The AXI data
+ * the design id and register-map version are checked at open. Jobs go to
+ * the bus by buffer (fpgamr_bus.h: the kernel, or the vsim bus in its place,
+ * checks them and programs the kernel page of register map 3); this driver
+ * reads and writes only the user page. The AXI data
  * bus width comes from DESIGN_PARAMS.LOG2_BUS_BYTES (16, 32 or 64 bytes):
  * SRC/DST alignment, DMA buffer sizes (whole beats: the device reads the
  * last message beat whole) and the batch size (a multiple of the digests per
@@ -149,11 +152,6 @@ static double host_end(fpgamr_dev *d)
 
 static uint32_t rd(fpgamr_dev *d, uint32_t off) { return d->bus.rd(d->bus.ctx, off); }
 static void wr(fpgamr_dev *d, uint32_t off, uint32_t v) { d->bus.wr(d->bus.ctx, off, v); }
-static void wr64(fpgamr_dev *d, uint32_t off, uint64_t v)
-{
-    wr(d, off, (uint32_t)v);
-    wr(d, off + 4, (uint32_t)(v >> 32));
-}
 static uint64_t rd64(fpgamr_dev *d, uint32_t off)
 {
     uint64_t lo = rd(d, off);
@@ -277,7 +275,7 @@ void fpgamr_close(fpgamr_dev *d)
 {
     if (!d) return;
     if (rd(d, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK) {
-        wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+        d->bus.abort(d->bus.ctx);
         for (int i = 0; i < 100 && (rd(d, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK); i++) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
@@ -358,16 +356,12 @@ void fpgamr_reset_stats(fpgamr_dev *d)
 }
 
 /* ------------------------------------------------------------------ jobs */
-static void start_job(fpgamr_dev *d, int op, int width, uint64_t start, uint64_t count, uint64_t src, uint64_t dst,
-                      uint32_t cap)
+/* a job by buffer: the bus checks it and starts the device */
+static int start_job(fpgamr_dev *d, int op, int width, uint64_t start, uint64_t count, fpgamr_dmabuf *src,
+                     size_t src_off, fpgamr_dmabuf *dst, size_t dst_off, uint32_t cap)
 {
-    wr(d, FPGAMR_REG_MODE, (uint32_t)op << FPGAMR_MODE_OP_SHIFT | (uint32_t)width << FPGAMR_MODE_WIDTH_SHIFT);
-    wr64(d, FPGAMR_REG_START_LO, start);
-    wr64(d, FPGAMR_REG_COUNT_LO, count);
-    wr64(d, FPGAMR_REG_SRC_LO, src);
-    wr64(d, FPGAMR_REG_DST_LO, dst);
-    wr(d, FPGAMR_REG_MATCH_CAP, cap);
-    wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_START_MASK);
+    fpgamr_job j = {op, width, start, count, src, src_off, dst, dst_off, cap};
+    return d->bus.submit(d->bus.ctx, &j, d->err, sizeof d->err);
 }
 
 /* A search job's match ring (regmap 2.0): record i at DST + 32 * (i % cap);
@@ -391,7 +385,7 @@ static int wait_job(fpgamr_dev *d, job_result *r, match_ring *ring)
         d->bus.irq_done(d->bus.ctx);
     }
     if (w <= 0) {
-        wr(d, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+        d->bus.abort(d->bus.ctx);
         d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
         wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
         d->bus.irq_done(d->bus.ctx);
@@ -541,8 +535,12 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
     fill_messages(d->in[0].host, start, n0, width);
     d->bus.dma_sync(d->bus.ctx, &d->in[0], 0, FPGAMR_SYNC_TO_DEVICE, 0, bus_round(d, (size_t)n0 * slot));
     d->bus.dma_sync(d->bus.ctx, h0.buf, 0, FPGAMR_SYNC_FROM_DEVICE, h0.off, (size_t)n0 * 16);
-    start_job(d, FPGAMR_OP_HASH, width, 0, n0, d->in[0].bus, h0.buf->bus + h0.off, 0);
+    rc = start_job(d, FPGAMR_OP_HASH, width, 0, n0, &d->in[0], 0, h0.buf, h0.off, 0);
     double h = host_end(d);
+    if (rc) {
+        d->st.wall_seconds += now_s() - t0;
+        return rc;
+    }
 
     for (uint64_t k = 0; k < nb; k++) {
         int cur = (int)(k & 1), nxt = cur ^ 1;
@@ -563,8 +561,11 @@ int fpgamr_hash_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width, 
             return rc;
         }
         if (values_done) *values_done += r.done;
-        if (k + 1 < nb)  /* device on batch k+1 while the host drains batch k */
-            start_job(d, FPGAMR_OP_HASH, width, 0, nn, d->in[nxt].bus, hn.buf->bus + hn.off, 0);
+        if (k + 1 < nb &&  /* device on batch k+1 while the host drains batch k */
+            (rc = start_job(d, FPGAMR_OP_HASH, width, 0, nn, &d->in[nxt], 0, hn.buf, hn.off, 0))) {
+            d->st.wall_seconds += now_s() - t0;
+            return rc;
+        }
         d->bus.dma_sync(d->bus.ctx, hc.buf, 1, FPGAMR_SYNC_FROM_DEVICE, hc.off, (size_t)nk * 16);
         if (ub)
             d->st.zero_copy_batches++;
@@ -700,10 +701,10 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
     uint64_t n0 = count < B ? count : B;
     ring[0] = (match_ring){&d->mbuf[0], 0, start, n0, targets, ntargets, &sink};
     d->bus.dma_sync(d->bus.ctx, &d->mbuf[0], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[0].size);
-    start_job(d, FPGAMR_OP_SEARCH, width, start, n0, 0, d->mbuf[0].bus, MATCH_CAP);
+    rc = start_job(d, FPGAMR_OP_SEARCH, width, start, n0, NULL, 0, &d->mbuf[0], 0, MATCH_CAP);
     double h = host_end(d);
 
-    for (uint64_t k = 0; k < nb; k++) {
+    for (uint64_t k = 0; k < nb && !rc; k++) {
         int cur = (int)(k & 1), nxt = cur ^ 1;
         uint64_t bstart = start + k * B;
         uint64_t nk = (k + 1 < nb) ? B : count - k * B;
@@ -713,7 +714,7 @@ int fpgamr_search_range(fpgamr_dev *d, uint64_t start, uint64_t count, int width
             uint64_t nn = (k + 2 < nb) ? B : count - (k + 1) * B;
             ring[nxt] = (match_ring){&d->mbuf[nxt], 0, bstart + B, nn, targets, ntargets, &sink};
             d->bus.dma_sync(d->bus.ctx, &d->mbuf[nxt], 0, FPGAMR_SYNC_FROM_DEVICE, 0, d->mbuf[nxt].size);
-            start_job(d, FPGAMR_OP_SEARCH, width, bstart + B, nn, 0, d->mbuf[nxt].bus, MATCH_CAP);
+            rc = start_job(d, FPGAMR_OP_SEARCH, width, bstart + B, nn, NULL, 0, &d->mbuf[nxt], 0, MATCH_CAP);
         }
         d->st.filter_hits += r.match_count;
         ring_drain(d, &ring[cur], r.match_count, 0);  /* the rest of batch k's records */

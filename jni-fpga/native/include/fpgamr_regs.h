@@ -3,14 +3,21 @@
 #define FPGAMR_REGS_H
 
 #define FPGAMR_DESIGN_ID 0x4D443541u
-#define FPGAMR_REGMAP_MAJOR 2u
+#define FPGAMR_REGMAP_MAJOR 3u
 #define FPGAMR_REGMAP_MINOR 0u
-#define FPGAMR_REGMAP_VERSION 0x00020000u
-#define FPGAMR_WINDOW_BYTES 4096u
+#define FPGAMR_REGMAP_VERSION 0x00030000u
+#define FPGAMR_WINDOW_BYTES 8192u
 /* the clock the design is built for (MHz): the default of the modelled device time */
 #define FPGAMR_CLOCK_MHZ 85u
 #define FPGAMR_DEFAULT_PIPELINES 8u
 #define FPGAMR_DEFAULT_DATA_W 256u
+
+/* user page: status, identity, counters, the filter, the interrupt, MATCH_ACK: the page user space maps (UIO map 0). Nothing on it decides where or how much the device reads or writes. */
+#define FPGAMR_USER_PAGE 0x0000u
+#define FPGAMR_USER_PAGE_BYTES 4096u
+/* kernel page: the job: MODE, START, COUNT, SRC, DST, MATCH_CAP and CTRL, written only by the kernel driver (FPGAMR_IOC_SUBMIT / FPGAMR_IOC_ABORT of /dev/fpgamr-dmaK) after it checked them against the caller's buffers; never mapped to user space. */
+#define FPGAMR_KERNEL_PAGE 0x1000u
+#define FPGAMR_KERNEL_PAGE_BYTES 4096u
 
 /* DESIGN_ID (ro): Design identifier, ASCII 'MD5A'. Fixed contract: never changes. */
 #define FPGAMR_REG_DESIGN_ID 0x000u
@@ -45,7 +52,7 @@
 #define FPGAMR_REG_SCRATCH 0x00Cu
 
 /* CTRL (wo): Command register; bits are self-clearing pulses. */
-#define FPGAMR_REG_CTRL 0x010u
+#define FPGAMR_REG_CTRL 0x1010u
 #define FPGAMR_CTRL_START_SHIFT 0u
 #define FPGAMR_CTRL_START_MASK 0x00000001u
 #define FPGAMR_CTRL_ABORT_SHIFT 1u
@@ -85,38 +92,38 @@
 #define FPGAMR_IRQ_STATUS_MATCH_MASK 0x00000004u
 
 /* MODE (rw): Job mode. */
-#define FPGAMR_REG_MODE 0x020u
+#define FPGAMR_REG_MODE 0x1020u
 #define FPGAMR_MODE_OP_SHIFT 0u
 #define FPGAMR_MODE_OP_MASK 0x00000001u
 #define FPGAMR_MODE_WIDTH_SHIFT 8u
 #define FPGAMR_MODE_WIDTH_MASK 0x00000F00u
 
 /* START_LO (rw): Search: first value, bits 31:0. */
-#define FPGAMR_REG_START_LO 0x028u
+#define FPGAMR_REG_START_LO 0x1028u
 
 /* START_HI (rw): Search: first value, bits 63:32. */
-#define FPGAMR_REG_START_HI 0x02Cu
+#define FPGAMR_REG_START_HI 0x102Cu
 
 /* COUNT_LO (rw): Number of values (hash: messages), bits 31:0. Zero is a valid empty job. */
-#define FPGAMR_REG_COUNT_LO 0x030u
+#define FPGAMR_REG_COUNT_LO 0x1030u
 
 /* COUNT_HI (rw): Number of values, bits 63:32. */
-#define FPGAMR_REG_COUNT_HI 0x034u
+#define FPGAMR_REG_COUNT_HI 0x1034u
 
 /* SRC_LO (rw): Hash: bus address of the packed messages (slot of 4 bytes for WIDTH 4, else 8 bytes; message bytes first), aligned to the data bus width (2^LOG2_BUS_BYTES bytes, DESIGN_PARAMS). Bits 31:0. */
-#define FPGAMR_REG_SRC_LO 0x038u
+#define FPGAMR_REG_SRC_LO 0x1038u
 
 /* SRC_HI (rw): Hash: message address bits 63:32 (must be 0 for a 32-bit bus). */
-#define FPGAMR_REG_SRC_HI 0x03Cu
+#define FPGAMR_REG_SRC_HI 0x103Cu
 
 /* DST_LO (rw): Hash: bus address of the digests (16 bytes each), aligned to the data bus width (2^LOG2_BUS_BYTES bytes). Search: bus address of the match ring (MATCH_CAP records of MATCH_RECORD_BYTES), MATCH_RECORD_BYTES aligned. Bits 31:0. */
-#define FPGAMR_REG_DST_LO 0x040u
+#define FPGAMR_REG_DST_LO 0x1040u
 
 /* DST_HI (rw): Destination address bits 63:32 (must be 0 for a 32-bit bus). */
-#define FPGAMR_REG_DST_HI 0x044u
+#define FPGAMR_REG_DST_HI 0x1044u
 
 /* MATCH_CAP (rw): Search: capacity of the match ring in records (at least 1). Record i of a job is written at DST + MATCH_RECORD_BYTES * (i mod MATCH_CAP), never more than MATCH_CAP records ahead of MATCH_ACK. */
-#define FPGAMR_REG_MATCH_CAP 0x048u
+#define FPGAMR_REG_MATCH_CAP 0x1048u
 
 /* MATCH_COUNT (ro): Search: records of the running or last job written to the ring with an OKAY response (readable by the host); at DONE, every filter hit of the job. */
 #define FPGAMR_REG_MATCH_COUNT 0x04Cu
@@ -152,8 +159,11 @@
 /* CLOCK_KHZ (ro): The clock this design was built for, in kHz (design.clock_mhz); the driver's modelled device time uses it. */
 #define FPGAMR_REG_CLOCK_KHZ 0x070u
 
-/* MATCH_ACK (rw): Search: records of the running job the host has consumed (a count since START, which clears it); the device writes record i only when i < MATCH_ACK + MATCH_CAP. */
+/* MATCH_ACK (rw): Search: records of the running job the host has consumed (a count since START, which clears it); the device writes record i only when i < MATCH_ACK + MATCH_CAP, always inside the ring the kernel programmed. */
 #define FPGAMR_REG_MATCH_ACK 0x074u
+
+/* JOBS_STARTED (ro): Jobs started since reset (CTRL.START accepted while idle, an empty or refused job included), modulo 2^32: the kernel knows its START has landed when this reaches the count it expects, so the STATUS it then reads is its job's. */
+#define FPGAMR_REG_JOBS_STARTED 0x078u
 
 #define FPGAMR_OP_HASH 0u /* MODE.OP for the hash path */
 #define FPGAMR_OP_SEARCH 1u /* MODE.OP for the search path */

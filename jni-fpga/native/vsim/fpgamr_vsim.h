@@ -38,7 +38,8 @@ unsigned fpgamr_vsim_pipelines(void);
 fpgamr_vsim *fpgamr_vsim_create(const char *opts, char *err, size_t errlen);
 void fpgamr_vsim_destroy(fpgamr_vsim *v);
 
-/* AXI4-Lite register access (byte offset in the 4 KiB window). */
+/* AXI4-Lite register access (byte offset in the 8 KiB window: both pages of
+ * register map 3; the vsim bus lets user space reach only the user page). */
 uint32_t fpgamr_vsim_reg_read(fpgamr_vsim *v, uint32_t off);
 void fpgamr_vsim_reg_write(fpgamr_vsim *v, uint32_t off, uint32_t val);
 

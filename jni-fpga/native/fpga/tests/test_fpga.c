@@ -3,7 +3,10 @@
  * preimages in search mode, values_done == count, many hits through the
  * match ring (nothing re-hashed), injected faults, the busy error for a second opener (at once, and after wait_ms),
  * an opener that waits for the owner, zero-copy hashing into
- * fpgamr_dma_alloc memory, device errors.
+ * fpgamr_dma_alloc memory, device errors, and the vsim bus playing the
+ * kernel's part of register map 3 (jobs checked against its buffers, the
+ * kernel page out of reach, a job's buffer freed only after the device
+ * stopped).
  * usage: test_fpga PIPELINES    prints "N passed, M failed" */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../fpgamr_bus.h"
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
 #include "fpgamr_targets.h"
@@ -153,7 +157,7 @@ static void test_faults(unsigned p)
               "hang@2 %s: rc %d, done %llu after %.0f ms: %s", search ? "search" : "hash", rc, (unsigned long long)done, ms,
               fpgamr_last_error(d));
         rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
-        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the hang: rc %d", rc);
+        CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the hang: rc %d: %s", rc, fpgamr_last_error(d));
         fpgamr_close(d);
     }
     /* a malformed fault is refused at open */
@@ -161,6 +165,70 @@ static void test_faults(unsigned p)
     CHECK(fpgamr_open("vsim:pipelines=1,fault=melt@1", err, sizeof err) == NULL && strstr(err, "bad fault"), "bad fault: %s",
           err);
     free(dig);
+}
+
+/* The vsim bus as the kernel driver: user space reaches the user page only;
+ * a job names buffers of this bus, aligned, inside them, on an idle device;
+ * freeing a running job's buffer stops the device first. The job is held
+ * running by fault=hang (the clock stops after its START until ABORT). */
+static void test_kernel_part(unsigned p)
+{
+    char spec[128], err[512] = "";
+    fpgamr_bus bus;
+    snprintf(spec, sizeof spec, "pipelines=%u,fault=hang@2", p);
+    int rc = fpgamr_bus_vsim_open(spec, &bus, err, sizeof err);
+    CHECK(rc == 0, "vsim bus: %s", err);
+    if (rc) return;
+    fpgamr_dmabuf in = {0}, out = {0}, ring = {0};
+    CHECK(bus.dma_alloc(bus.ctx, 4096, &in) == 0 && bus.dma_alloc(bus.ctx, 4096, &out) == 0 &&
+          bus.dma_alloc(bus.ctx, 8192, &ring) == 0, "three buffers");
+    uint32_t beat = 1u << ((bus.rd(bus.ctx, FPGAMR_REG_DESIGN_PARAMS) & FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_MASK) >>
+                           FPGAMR_DESIGN_PARAMS_LOG2_BUS_BYTES_SHIFT);
+    fpgamr_dmabuf foreign = out;
+    foreign.bus += 8192;  /* memory the bus never gave out */
+    struct { fpgamr_job j; const char *why; } bad[] = {
+        {{FPGAMR_OP_HASH, 4, 0, 16, &in, 0, &foreign, 0, 0}, "a buffer not of this device"},
+        {{FPGAMR_OP_HASH, 4, 0, 4096 / 16 + 1, &in, 0, &out, 0, 0}, "a range outside its buffer"},
+        {{FPGAMR_OP_HASH, 4, 0, 16, &in, 0, &out, 4096 - 16 * 16 + beat, 0}, "a range outside its buffer"},
+        {{FPGAMR_OP_HASH, 4, 0, UINT64_MAX / 4, &in, 0, &out, 0, 0}, "a range outside its buffer"},
+        {{FPGAMR_OP_HASH, 4, 0, 16, &in, beat / 2, &out, 0, 0}, "alignment"},
+        {{FPGAMR_OP_HASH, 9, 0, 16, &in, 0, &out, 0, 0}, "op or width"},
+        {{FPGAMR_OP_SEARCH, 4, 0, 1 << 20, NULL, 0, &ring, 0, 8192 / 32 + 1}, "a range outside its buffer"},
+        {{FPGAMR_OP_SEARCH, 4, 0, 1 << 20, NULL, 0, &ring, 16, 4}, "alignment"},
+        {{FPGAMR_OP_SEARCH, 4, 0, 1 << 20, &in, 0, &ring, 0, 4}, "alignment or fields"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        rc = bus.submit(bus.ctx, &bad[i].j, err, sizeof err);
+        CHECK(rc == FPGAMR_EINVAL && strstr(err, bad[i].why), "bad job %zu refused (%s): rc %d: %s", i, bad[i].why, rc, err);
+    }
+    CHECK(bus.rd(bus.ctx, FPGAMR_REG_JOBS_STARTED) == 0, "no refused job reached the device");
+    /* a good hash job, done; then a search held running by the hang */
+    bus.wr(bus.ctx, FPGAMR_REG_IRQ_ENABLE, FPGAMR_IRQ_ENABLE_DONE_MASK | FPGAMR_IRQ_ENABLE_ERROR_MASK);
+    fpgamr_job ok = {FPGAMR_OP_HASH, 4, 0, 16, &in, 0, &out, 0, 0};
+    rc = bus.submit(bus.ctx, &ok, err, sizeof err);
+    CHECK(rc == 0 && bus.wait_irq(bus.ctx, 60000) == 1 && bus.rd(bus.ctx, FPGAMR_REG_DONE_LO) == 16 &&
+          bus.rd(bus.ctx, FPGAMR_REG_JOBS_STARTED) == 1, "hash job by buffer: rc %d: %s", rc, err);
+    bus.wr(bus.ctx, FPGAMR_REG_IRQ_STATUS, 7);
+    fpgamr_job hold = {FPGAMR_OP_SEARCH, 4, 0, 1 << 20, NULL, 0, &ring, 0, 8192 / 32};
+    rc = bus.submit(bus.ctx, &hold, err, sizeof err);
+    CHECK(rc == 0 && (bus.rd(bus.ctx, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK), "search job running: rc %d", rc);
+    rc = bus.submit(bus.ctx, &ok, err, sizeof err);
+    CHECK(rc == FPGAMR_EBUSY && strstr(err, "busy"), "a second job while one runs: rc %d: %s", rc, err);
+    /* the kernel page reads as nothing and ignores writes from user space */
+    bus.wr(bus.ctx, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
+    bus.wr(bus.ctx, FPGAMR_REG_DST_LO, 0x1000);
+    CHECK(bus.rd(bus.ctx, FPGAMR_REG_MODE) == 0 && bus.rd(bus.ctx, FPGAMR_REG_DST_LO) == 0 &&
+          bus.rd(bus.ctx, FPGAMR_REG_MATCH_CAP) == 0, "kernel page unreachable");
+    CHECK(bus.rd(bus.ctx, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK, "an ABORT written to CTRL (kernel page) from user space did nothing");
+    /* freeing the running job's ring stops the device first */
+    bus.dma_free(bus.ctx, &ring);
+    uint32_t st = bus.rd(bus.ctx, FPGAMR_REG_STATUS);
+    CHECK(!(st & FPGAMR_STATUS_BUSY_MASK) && (st & FPGAMR_STATUS_ABORTED_MASK) && ring.host == NULL,
+          "free of a running job's buffer: stopped first (STATUS 0x%08x)", st);
+    bus.dma_free(bus.ctx, &in);
+    bus.dma_free(bus.ctx, &out);
+    bus.close(bus.ctx);
 }
 
 int main(int argc, char **argv)
@@ -383,6 +451,7 @@ int main(int argc, char **argv)
     }
 
     test_faults(p);
+    test_kernel_part(p);
 
     /* a bad spec and a missing library */
     CHECK(fpgamr_open("pcie:0", err, sizeof err) == NULL, "bad spec");

@@ -28,7 +28,7 @@
  * holds these read-only attributes (one value and a newline each):
  *
  *   design_id        "0x4d443541": DESIGN_ID (register 0x000) read at probe
- *   regmap_version   "0x00020000": REGMAP_VERSION (register 0x004)
+ *   regmap_version   "0x00030000": REGMAP_VERSION (register 0x004)
  *   dma_dev          "fpgamr-dmaK": the name of the DMA node in /dev
  *   uio_dev          "uioN": the name of the UIO node in /dev
  *   coherent         "0" or "1": 1 if the sync ioctls need no cache work
@@ -39,15 +39,27 @@
  *
  * Discovery: for every /sys/class/uio/uioN whose "name" file reads
  * FPGAMR_UIO_NAME, read /sys/class/uio/uioN/device/dma_dev and open
- * /dev/<that name>.  FPGAMR_IOC_INFO on it returns uio_index == N, which
+ * /dev/<that name> while holding /dev/uioN open: the DMA node opens only for
+ * a process that has the accelerator's UIO node open (else EACCES), so
+ * whoever may not open the UIO node (its permissions, a devices cgroup)
+ * gets neither.  FPGAMR_IOC_INFO on it returns uio_index == N, which
  * confirms the pair.  (The attributes appear when probing has finished, just
  * after uioN; the directory misc/fpgamr-dmaK exists before uioN does, so a
  * hot-plug handler that races the probe can list that directory instead.)
  *
  * 2. Registers and interrupt (the UIO device)
  *
- * mmap(/dev/uioN, length = /sys/class/uio/uioN/maps/map0/size,
- * PROT_READ | PROT_WRITE, MAP_SHARED, offset = 0) maps the register window
+ * The register window is two 4 KiB pages (register map 3, generated from
+ * hdl/regmap/md5acc.json into fpgamr_regs.h): the user page (status,
+ * identity, counters, the filter, the interrupt, MATCH_ACK) and the kernel
+ * page (MODE, START, COUNT, SRC, DST, MATCH_CAP and CTRL: everything that
+ * decides where and how much the device reads or writes, and the command
+ * that starts it).  UIO map 0 is the user page alone; the kernel page is
+ * never mapped to user space: user space starts and stops jobs through
+ * FPGAMR_IOC_SUBMIT and FPGAMR_IOC_ABORT (section 3).
+ *
+ * mmap(/dev/uioN, length = /sys/class/uio/uioN/maps/map0/size (4096),
+ * PROT_READ | PROT_WRITE, MAP_SHARED, offset = 0) maps the user page
  * uncached.  If the device tree gives the accelerator an interrupt, the
  * kernel masks the line when it fires (the line is level-high); user space
  * then reads the 32-bit event count from /dev/uioN (read() blocks, poll()
@@ -88,18 +100,49 @@
  * or mapping of the DMA device exists the module cannot be unloaded, and
  * the driver cannot be unbound through sysfs.
  *
+ * Jobs.  FPGAMR_IOC_SUBMIT describes a job by buffers of this file:
+ *   hash    messages from src_handle at src_offset (count slots of 4 bytes
+ *           for widths 1..4, else 8), digests to dst_handle at dst_offset
+ *           (count x 16 bytes); both offsets multiples of the device's bus
+ *           width (bus_bytes of FPGAMR_IOC_INFO), each range rounded up to
+ *           whole bus beats inside its buffer
+ *   search  values first .. first+count-1 made on chip, the match ring of
+ *           match_cap records of 32 bytes at dst_handle/dst_offset (a
+ *           multiple of 32), rounded up to whole beats inside the buffer
+ * The driver checks them, programs the kernel page with the buffers' bus
+ * addresses and starts the device; the job holds a reference on its
+ * buffers.  Completion is the device's: user space waits on /dev/uioN (or
+ * polls STATUS) as before.  A job ends for the kernel when a later SUBMIT
+ * finds the device idle.  Before any of its buffers' memory can go back
+ * (FPGAMR_IOC_FREE of one of them, close of the file, death of the
+ * process, removal of the device), the driver aborts the job and waits until
+ * the device is idle; a device that does not stop within 5 s
+ * keeps the job's buffers allocated for ever (a log line says so) and
+ * refuses new jobs with EIO.  FPGAMR_IOC_ABORT asks the device to stop the
+ * running job of this file (CTRL.ABORT) without waiting.
+ *
+ * Memory caps: all buffers of a device together at most max_dev_bytes, all
+ * buffers of one user (the caller's uid at ALLOC, over every device) at most
+ * max_user_bytes (module parameters; FPGAMR_IOC_INFO reports both).
+ *
  * 4. Errors (errno of the failing call)
  *
  * Checks run in the order listed: when several apply, the first one wins.
  *
+ *   open          EACCES  the process does not hold the accelerator's UIO
+ *                         node open
+ *                 ENODEV  the accelerator is being removed
  *   any ioctl     ENODEV  the accelerator was removed; only FREE and close
  *                         still work
  *                 ENOTTY  unknown request
  *                 EFAULT  argument pointer not readable/writable
  *   ALLOC         EINVAL  size == 0, or flags != 0
  *                 E2BIG   size > max_buf_bytes (FPGAMR_IOC_INFO)
+ *                 EDQUOT  the caller's user would hold more than
+ *                         max_user_bytes
+ *                 ENOSPC  the device's buffers would exceed max_dev_bytes,
+ *                         or the file already holds FPGAMR_MAX_BUFFERS
  *                 ENOMEM  no contiguous memory of that size now
- *                 ENOSPC  the file already holds FPGAMR_MAX_BUFFERS buffers
  *   FREE          EINVAL  reserved != 0
  *                 ENOENT  no buffer with that handle in this file (also
  *                         handle 0, and a handle already freed)
@@ -108,6 +151,17 @@
  *                 ENOENT  no buffer with that handle in this file
  *                 ERANGE  the range [offset, offset + length) does not lie
  *                         inside the buffer (it overlaps its end or wraps)
+ *   SUBMIT        EINVAL  flags != 0; op unknown; width outside the
+ *                         design's; hash with match_cap or first != 0;
+ *                         search with a source or match_cap == 0; an
+ *                         offset not aligned as above
+ *                 ENOENT  a handle names no buffer of this file
+ *                 ERANGE  a range (rounded up to whole beats) does not lie
+ *                         inside its buffer, or its size overflows
+ *                 EBUSY   the device runs a job (of any file)
+ *                 EIO     the device did not stop a job (see Jobs)
+ *   ABORT         ENOENT  the device runs no job of this file
+ *                 EIO     the device did not take the job's START
  *   mmap          ENODEV  the accelerator was removed
  *                 EINVAL  not MAP_SHARED
  *                 ENXIO   offset is not the mmap_offset of a buffer of
@@ -120,7 +174,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define FPGAMR_API_VERSION	1
+#define FPGAMR_API_VERSION	2	/* 2: register map 3, SUBMIT/ABORT, caps */
 
 #define FPGAMR_OF_COMPATIBLE	"fpgamr,md5-accel-1.0"
 #define FPGAMR_UIO_NAME		"fpgamr-md5"
@@ -153,6 +207,28 @@ struct fpgamr_info {
 	__u64 max_buf_bytes;	/* largest size ALLOC accepts */
 	__u32 page_size;	/* buffers are multiples of this */
 	__u32 dma_bits;		/* width of the bus addresses the device uses */
+	__u64 max_dev_bytes;	/* all buffers of this device together */
+	__u64 max_user_bytes;	/* all buffers of one user */
+	__u32 bus_bytes;	/* the device's data bus: SUBMIT's alignment */
+	__u32 reserved;		/* 0 */
+};
+
+/* struct fpgamr_submit.op */
+#define FPGAMR_JOB_HASH		0
+#define FPGAMR_JOB_SEARCH	1
+
+/* FPGAMR_IOC_SUBMIT: all fields in (section 3, "Jobs") */
+struct fpgamr_submit {
+	__u32 op;		/* FPGAMR_JOB_* */
+	__u32 width;		/* message width in bytes */
+	__u64 first;		/* search: first value; hash: 0 */
+	__u64 count;		/* values (hash: messages) */
+	__u32 src_handle;	/* hash: the messages' buffer; search: 0 */
+	__u32 dst_handle;	/* hash: the digests'; search: the match ring's */
+	__u64 src_offset;	/* search: 0 */
+	__u64 dst_offset;
+	__u32 match_cap;	/* search: records in the ring; hash: 0 */
+	__u32 flags;		/* 0 */
 };
 
 /* FPGAMR_IOC_ALLOC */
@@ -188,5 +264,8 @@ struct fpgamr_sync {
 #define FPGAMR_IOC_SYNC_FOR_DEVICE \
 	_IOW(FPGAMR_IOC_MAGIC, 0x03, struct fpgamr_sync)
 #define FPGAMR_IOC_SYNC_FOR_CPU	_IOW(FPGAMR_IOC_MAGIC, 0x04, struct fpgamr_sync)
+#define FPGAMR_IOC_SUBMIT \
+	_IOW(FPGAMR_IOC_MAGIC, 0x05, struct fpgamr_submit)
+#define FPGAMR_IOC_ABORT	_IO(FPGAMR_IOC_MAGIC, 0x06)
 
 #endif /* _UAPI_LINUX_FPGAMR_H */

@@ -2,6 +2,7 @@ package io.fpgamr.yarn;
 
 import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.fpga.DeviceSpec;
+import io.fpgamr.accel.fpga.RegisterMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -125,8 +126,9 @@ final class UioAccelerator extends Accelerator {
         if (!i.designId().equals(want)) {
             return "design id mismatch: " + name + " answers " + i.designId() + ", expected " + want;
         }
-        if ((i.regmapVersion() >>> 16) != 1) {
-            return String.format("register map version 0x%08x of %s is not 1.x", i.regmapVersion(), name);
+        RegisterMap map = RegisterMap.current();  // hdl/regmap/md5acc.json, as every reader
+        if (!map.speaks(i.regmapVersion())) {
+            return String.format("register map version 0x%08x of %s is not %d.x", i.regmapVersion(), name, map.major());
         }
         if (!Files.exists(devRoot.resolve(i.uio()))) {
             return "no device node " + devRoot.resolve(i.uio());

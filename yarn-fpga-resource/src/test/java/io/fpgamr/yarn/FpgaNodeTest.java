@@ -15,9 +15,13 @@ import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.accel.fpga.FpgaDeviceException;
 import io.fpgamr.accel.fpga.FpgaEngine;
+import io.fpgamr.accel.fpga.RegisterMap;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -243,7 +247,7 @@ class FpgaNodeTest {
         Path dev = tmp.resolve("sys/devices/platform/soc").resolve(name);
         Files.createDirectories(dev);
         Files.writeString(dev.resolve("design_id"), designId + "\n");
-        Files.writeString(dev.resolve("regmap_version"), "0x00010000\n");
+        Files.writeString(dev.resolve("regmap_version"), String.format("0x%08x%n", RegisterMap.current().version()));
         Files.writeString(dev.resolve("coherent"), "0\n");
         Files.writeString(dev.resolve("buffers_in_use"), "0\n");
         Files.writeString(dev.resolve("bytes_in_use"), "0\n");
@@ -288,6 +292,57 @@ class FpgaNodeTest {
         Files.delete(tmp.resolve("sys/class/uio/uio0/device"));
         hw0.check(node.designs(), 60_000);
         assertTrue(hw0.problem().startsWith("no fpgamr-md5 UIO device for ff200000.md5acc"), hw0.problem());
+    }
+
+    /**
+     * The health check on what the real module presents: the sysfs entries and identity registers
+     * that kernel/'s ARM guest recorded from fpgamr.ko bound to the Verilated RTL
+     * (test/boottest.sh fails when the guest's differ from this copy), laid out as sysfs has them;
+     * then the same device answering an older register map is unhealthy.
+     */
+    @Test
+    void theHealthCheckPassesOnWhatTheRealModulePresents() throws Exception {
+        Map<String, String> rec = new LinkedHashMap<>();
+        try (InputStream in = getClass().getResourceAsStream("armhf-guest-sysfs.txt")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
+                int eq = line.indexOf('=');
+                rec.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        RegisterMap map = RegisterMap.current();
+        assertEquals(map.designId(), rec.get("reg/DESIGN_ID"), "the RTL's DESIGN_ID");
+        assertEquals(String.format("0x%08x", map.version()), rec.get("reg/REGMAP_VERSION"), "the RTL's register map");
+        assertEquals(rec.get("reg/REGMAP_VERSION"), rec.get("device/regmap_version"), "the module read it at probe");
+        assertEquals(String.valueOf(map.userPageBytes()), String.valueOf(Long.decode(rec.get("uio/maps/map0/size"))),
+            "UIO maps the user page only");
+
+        Path dev = tmp.resolve("sys/devices/platform").resolve(rec.get("platform"));
+        String uio = rec.get("device/uio_dev");
+        Path u = tmp.resolve("sys/class/uio").resolve(uio);
+        for (Map.Entry<String, String> e : rec.entrySet()) {
+            Path f = e.getKey().startsWith("device/") ? dev.resolve(e.getKey().substring(7))
+                : e.getKey().startsWith("uio/") ? u.resolve(e.getKey().substring(4)) : null;
+            if (f != null) {
+                Files.createDirectories(f.getParent());
+                Files.writeString(f, e.getValue() + "\n");
+            }
+        }
+        Files.createSymbolicLink(u.resolve("device"), u.relativize(dev));
+        Files.createDirectories(tmp.resolve("dev"));
+        Files.writeString(tmp.resolve("dev").resolve(uio), "");
+
+        FpgaNode node = FpgaNode.discover(conf(0));
+        Accelerator hw = node.byId(0);
+        assertEquals(rec.get("platform"), hw.name);
+        assertTrue(hw.healthy(), "the real module's device is healthy: " + hw.problem());
+        String[] mm = rec.get("uio/dev").split(":");
+        assertEquals(Integer.parseInt(mm[0]), hw.yarnDevice().getMajorNumber());
+        assertEquals(Integer.parseInt(mm[1]), hw.yarnDevice().getMinorNumber());
+
+        Files.writeString(dev.resolve("regmap_version"), "0x00020000\n");
+        hw.check(node.designs(), 60_000);
+        assertEquals("register map version 0x00020000 of " + rec.get("platform") + " is not " + map.major() + ".x",
+            hw.problem());
     }
 
     /**

@@ -52,7 +52,7 @@ public final class DesignPackage {
     public static final String METADATA = "design.properties";
     public static final int FORMAT = 1;
     /** DESIGN_ID register of every fpgamr MD5 accelerator: "MD5A". */
-    public static final String MD5A_DESIGN_ID = "0x4d443541";
+    public static final String MD5A_DESIGN_ID = io.fpgamr.accel.fpga.RegisterMap.current().designId();
     private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2000, 1, 1, 0, 0);
     /**
      * Limits on what a package may hold, checked on the bytes actually read or inflated, never on
