@@ -1258,6 +1258,8 @@ static void test_killed_mid_batch(volatile uint32_t *win)
 	WREG(win, STATUS) = 0;
 }
 
+/* register map 3 and jobs; budget: about 1 s of the guest's time (two
+ * 200 ms waits that show the driver still holding pages) */
 static void test_jobs(void)
 {
 	volatile uint32_t *win;
@@ -1305,7 +1307,8 @@ static pid_t hold_as(uid_t uid, uint64_t bytes, int *release)
 	return pid;
 }
 
-/* The caps: 512 KiB per user, 1 MiB per device (init.sh loads them). */
+/* The caps: 512 KiB per user, 1 MiB per device (init.sh loads them).
+ * Budget: under a second of the guest's time. */
 static void mode_caps(void)
 {
 	const uint64_t k256 = 256 * 1024;

@@ -109,6 +109,7 @@ run_test main
 # of the plugin it was not given, "c MAJOR:MINOR rwm"), with the
 # accelerator's DMA node among them beside its UIO node. A container given
 # the accelerator opens both; one given none is refused both (EPERM).
+# Budget: under a second of the guest's time.
 maj_min() { cat "$1/dev"; }
 uio_sys=/sys/class/uio/$(basename "$(uio_node)")
 dma_sys=/sys/class/misc/$(attr dma_dev)
