@@ -122,7 +122,8 @@ public final class ClusterSpeeds {
                     continue;
                 }
                 WorkPlan.Given g = n.profile().speed(kind, mode)
-                    .map(s -> new WorkPlan.Given(s.valuesPerS(), s.source().label() + (s.simulated() ? "-simulated" : "")))
+                    .map(s -> new WorkPlan.Given(s.valuesPerS(), s.source().label() + (s.simulated() ? "-simulated" : "")
+                        + (n.profile().emulated() ? "-emulated" : "")))
                     .orElse(null);
                 if (g == null) {
                     double m = mean.get(kind) > 0 ? mean.get(kind) : anyMean;
