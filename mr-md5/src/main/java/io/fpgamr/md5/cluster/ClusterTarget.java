@@ -33,11 +33,12 @@ public sealed interface ClusterTarget {
     RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException;
 
     /** {@code --cluster KIND}; without it, {@code conf} when HADOOP_CONF_DIR is set, else {@code embedded}. */
-    static ClusterTarget parse(String kind, boolean hadoopConfDir, List<EmbeddedCluster.NodeSpec> nodes) throws UsageException {
+    static ClusterTarget parse(String kind, boolean hadoopConfDir, List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm)
+        throws UsageException {
         String k = kind != null ? kind : hadoopConfDir ? "conf" : "embedded";
         return switch (k.toLowerCase(Locale.ROOT)) {
             case "local" -> new Local();
-            case "embedded" -> new Embedded(nodes);
+            case "embedded" -> new Embedded(nodes, mapsOnArm);
             case "conf" -> new Conf();
             default -> throw new UsageException("--cluster must be embedded, local or conf, got '" + kind + "'");
         };
@@ -77,9 +78,10 @@ public sealed interface ClusterTarget {
 
     /**
      * The embedded cluster ({@link EmbeddedCluster}) of the given NodeManagers, started for this
-     * run: the output is written to its HDFS and copied to the local directory the user named.
+     * run: the output is written to its HDFS and copied to the local directory the user named. With
+     * {@code mapsOnArm} ({@code --maps-on arm}) the maps run on its ARM nodes only (the study's ARM points).
      */
-    record Embedded(List<EmbeddedCluster.NodeSpec> nodes) implements ClusterTarget {
+    record Embedded(List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm) implements ClusterTarget {
         @Override
         public String name() {
             return "embedded";
@@ -97,7 +99,13 @@ public sealed interface ClusterTarget {
             }
             err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, " + describe(nodes) + ")");
             EmbeddedCluster cluster = EmbeddedCluster.start(base, Launcher.JDK17_OPENS, nodes);
-            return new RunCluster(cluster.config(), cluster.mapSlots(), new Path("/fpgamr/" + local.getFileName()), local, true, cluster);
+            Configuration conf = cluster.config();
+            int slots = cluster.mapSlots();
+            if (mapsOnArm) {
+                conf.setInt(MRJobConfig.MAP_RESOURCE_TYPE_PREFIX + EmbeddedCluster.ARM_RESOURCE, 1);
+                slots = cluster.armMapSlots();
+            }
+            return new RunCluster(conf, slots, new Path("/fpgamr/" + local.getFileName()), local, true, cluster);
         }
 
         /** {@code 1 CPU NodeManager and an FPGA NodeManager with 2 simulated FPGAs}; with ARM nodes, each node's type. */

@@ -41,6 +41,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +84,8 @@ public final class EmbeddedCluster implements AutoCloseable {
      * (No dots: MapReduce reads custom resource requests only as {@code yarn.io/NAME} or {@code NAME}.)
      */
     public static final String FRAMEWORK_RESOURCE = "fpgamr-framework";
+    /** A countable resource ARM nodes offer, one per map slot: maps that ask for it run on ARM nodes only ({@code --maps-on arm}). */
+    public static final String ARM_RESOURCE = "fpgamr-armhf";
     /** How long an ARM node type's profiler (an emulated JVM) may take. */
     static final long ARM_PROFILE_TIMEOUT_S = 180;
     /** How long the exit hook may take to stop the cluster (a normal stop: about 2 s). */
@@ -95,8 +98,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final NodeManager fpgaNode;
     private final Path fpgaState;
     private final int mapSlots;
-    /** Whether some nodes are ARM nodes: then the job's AM and reducers ask for {@link #FRAMEWORK_RESOURCE}. */
-    private final boolean armNodes;
+    /** The ARM nodes' map slots: with any, the job's AM and reducers ask for {@link #FRAMEWORK_RESOURCE}. */
+    private final int armMapSlots;
     private boolean closed;
     /**
      * Stops the cluster when its JVM ends without {@link #close()} (Ctrl-C, SIGTERM), but for HDFS:
@@ -105,8 +108,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Runnable stopOnExit = () -> stop(false);
 
     private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, List<NodeManager> nodeManagers, NodeManager fpgaNode,
-        Path fpgaState, int mapSlots, boolean armNodes) {
-        this.armNodes = armNodes;
+        Path fpgaState, int mapSlots, int armMapSlots) {
+        this.armMapSlots = armMapSlots;
         this.workDir = workDir;
         this.dfs = dfs;
         this.yarn = yarn;
@@ -189,6 +192,12 @@ public final class EmbeddedCluster implements AutoCloseable {
                         throw new IllegalArgumentException("the count of " + type + " nodes must be in 1.." + MAX_NODES + ", got '" + tc[1] + "'");
                     }
                 }
+                if (type.equals(ARM_FPGA)) {
+                    // A job ships one simulated design, built for the launcher's platform, and a NodeManager
+                    // loads only a model of its own JVM's platform: see mr-md5/README.md, "Node types".
+                    throw new IllegalArgumentException("arm-fpga nodes are not available yet: the simulated accelerator's model is built "
+                        + "for the build host's platform only, and a NodeManager loads only its own platform's model");
+                }
                 if (hasFpga(type) && fpgaDevices < 1) {
                     throw new IllegalArgumentException(type + " nodes need simulated FPGAs: --fpga-devices must be at least 1");
                 }
@@ -263,7 +272,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             // and two jobs' AMs may run at once.
             // With ARM nodes, the job's own tasks (its ApplicationMaster and reducers) ask for a slot of
             // FRAMEWORK_RESOURCE too, which only x86 nodes offer: they run on the host's JVM, maps anywhere.
-            String resourceTypes = FpgaContainer.RESOURCE + (armhf != null ? "," + FRAMEWORK_RESOURCE : "");
+            String resourceTypes = FpgaContainer.RESOURCE + (armhf != null ? "," + FRAMEWORK_RESOURCE + "," + ARM_RESOURCE : "");
             conf.set(YarnConfiguration.RESOURCE_TYPES, resourceTypes);
             conf.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
             conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
@@ -324,6 +333,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
             NodeManager fpgaNode = null;
             int mapSlots = 0;
+            int armMapSlots = 0;
             for (int i = 0; i < specs.size(); i++) {
                 NodeSpec spec = specs.get(i);
                 Path dir = work.resolve("nm-" + (i + 1));
@@ -339,8 +349,9 @@ public final class EmbeddedCluster implements AutoCloseable {
                     fpgaNode = nm;
                 }
                 mapSlots += slots + spec.fpgaDevices();
+                armMapSlots += spec.arm() ? slots + spec.fpgaDevices() : 0;
             }
-            c = new EmbeddedCluster(work, dfs, yarn, nodeManagers, fpgaNode, fpgaState, mapSlots, armhf != null);
+            c = new EmbeddedCluster(work, dfs, yarn, nodeManagers, fpgaNode, fpgaState, mapSlots, armMapSlots);
         } catch (IOException | RuntimeException e) {
             nodeManagers.forEach(NodeManager::stop);
             if (yarn != null) {
@@ -425,6 +436,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             StringBuilder env = new StringBuilder(c.get(YarnConfiguration.NM_ADMIN_USER_ENV, YarnConfiguration.DEFAULT_NM_ADMIN_USER_ENV));
             armhf.containerEnv().forEach((k, v) -> env.append(',').append(k).append('=').append(v));
             c.set(YarnConfiguration.NM_ADMIN_USER_ENV, env.toString());
+            c.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + ARM_RESOURCE, maps);
         } else if (armhf != null) {
             c.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + FRAMEWORK_RESOURCE, maps + 1);
         }
@@ -438,6 +450,9 @@ public final class EmbeddedCluster implements AutoCloseable {
             base.getPropsWithPrefix("fpgamr.fpga.").forEach((k, v) -> c.set("fpgamr.fpga." + k, v));
         }
         NodeManager nm = new NodeManager();
+        // A JVM keeps the first NodeManager's resource types (yarn.nodemanager.resource-type.*) for all:
+        // each node of this one JVM reads its own (only x86 nodes offer FRAMEWORK_RESOURCE, only ARM nodes ARM_RESOURCE).
+        ResourceUtils.resetNodeResources();
         nm.init(c);
         nm.start();
         if (nm.getServiceState() != Service.STATE.STARTED) {
@@ -555,7 +570,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         // the admin address the ResourceManager bound, for an operator's tools (yarn rmadmin, yarn nodeattributes)
         c.set(YarnConfiguration.RM_ADMIN_ADDRESS, yarn.getResourceManager().getConfig().get(YarnConfiguration.RM_ADMIN_ADDRESS));
         c.set(FPGA_STATE_KEY, fpgaState.toString());
-        if (armNodes) {
+        if (armMapSlots > 0) {
             c.setInt(MRJobConfig.MR_AM_RESOURCE_PREFIX + FRAMEWORK_RESOURCE, 1);
             c.setInt(MRJobConfig.REDUCE_RESOURCE_TYPE_PREFIX + FRAMEWORK_RESOURCE, 1);
         }
@@ -565,6 +580,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Where the FPGA node keeps its devices (vsimN/: the loaded model, design.properties, device.log). */
     public Path fpgaState() {
         return fpgaState;
+    }
+
+    /** The map slots of the ARM nodes (0: none). */
+    public int armMapSlots() {
+        return armMapSlots;
     }
 
     public int mapSlots() {
@@ -644,7 +664,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     /**
      * Runs the cluster until standard input closes, for trying jobs against a standing
      * heterogeneous cluster ({@code bin/fpgamr search -conf FILE ... --cluster conf}) and for the
-     * integration tests: {@code EmbeddedCluster [-D key=value]... --client-conf FILE [--fpga-devices N]}
+     * integration tests: {@code EmbeddedCluster [-D key=value]... --client-conf FILE [--fpga-devices N] [--nodes TYPES]}
      * writes the client configuration to FILE once the cluster is up. A line {@value #STOP_FPGA_NODE}
      * on standard input stops the FPGA node's NodeManager.
      */
@@ -656,19 +676,23 @@ public final class EmbeddedCluster implements AutoCloseable {
             .desc("where to write the client configuration once the cluster is up").build());
         options.addOption(Option.builder().longOpt("fpga-devices").hasArg().argName("N").type(Number.class)
             .desc("simulated FPGAs of the FPGA node (default " + DEFAULT_FPGA_DEVICES + ")").build());
+        options.addOption(Option.builder().longOpt("nodes").hasArg().argName("TYPES")
+            .desc("node types with optional counts, e.g. x86,arm (default: an x86 node and the FPGA node)").build());
         CommandLine cl;
         int devices;
+        List<NodeSpec> specs;
         try {
             cl = new DefaultParser().parse(options, generic.getRemainingArgs());
             devices = cl.hasOption("fpga-devices") ? ((Number) cl.getParsedOptionValue("fpga-devices")).intValue() : DEFAULT_FPGA_DEVICES;
-        } catch (ParseException e) {
+            specs = cl.hasOption("nodes") ? NodeSpec.parse(cl.getOptionValue("nodes"), devices) : NodeSpec.of(DEFAULT_NODES, devices);
+        } catch (ParseException | IllegalArgumentException e) {
             System.err.println("EmbeddedCluster: " + e.getMessage() + " (usage: EmbeddedCluster [-D k=v]... --client-conf FILE "
-                + "[--fpga-devices N])");
+                + "[--fpga-devices N] [--nodes TYPES])");
             System.exit(2);
             return;
         }
         Path clientConf = Path.of(cl.getOptionValue("client-conf")).toAbsolutePath();
-        try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, devices)) {
+        try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, specs)) {
             AtomicFiles.write(clientConf, c.config()::writeXml);
             System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
             System.out.flush();

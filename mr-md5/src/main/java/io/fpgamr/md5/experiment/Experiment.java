@@ -141,7 +141,8 @@ public final class Experiment {
         for (Map.Entry<Point.Shape, List<Point>> e : byShape.entrySet()) {
             Point.Shape shape = e.getKey();
             List<String> clusterArgs = cluster.equals("conf") ? List.of("--cluster", "conf") : shape.args();
-            String sessionName = stamp + (cluster.equals("conf") ? "" : "-n" + shape.nodes() + "f" + shape.fpgaDevices());
+            String sessionName = stamp + (cluster.equals("conf") ? "" : "-n" + shape.nodes() + "f" + shape.fpgaDevices()
+                + (shape.armNodes() > 0 ? "a" + shape.armNodes() : ""));
             Path sessionDir = dir.resolve("runs").resolve(sessionName);
             RunConfig sessionConfig = config(Mode.BENCH, plan.target(), List.of(), clusterArgs, sessionDir);
             err.println("experiment: cluster " + (cluster.equals("conf") ? "of the configuration" : "embedded, " + shape));
