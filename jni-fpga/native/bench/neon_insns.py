@@ -3,9 +3,9 @@
 
     neon_insns.py LIBFPGAMR_SO [OBJDUMP]   (default objdump: arm-linux-gnueabihf-objdump)
 
-Prints one line per kernel loop, `name=instructions per value`, and the loop's instructions
-per iteration, NEON instructions among them, and values per iteration (LANES x IL = 4 x 2 on
-armhf). The loop is a function's widest backward branch; its path is traced from the loop head
+Prints, as a properties file, per kernel loop (search, hash) its instructions per value and
+the NEON instructions among them (`search.insns`, `search.neon`), over values per iteration
+(LANES x IL = 4 x 2 on armhf). The loop is a function's widest backward branch; its path is traced from the loop head
 to that branch: a conditional branch is taken when it leaves the straight-line loop for a block
 that rejoins it without a call (the single-target compare, out of line), and falls through when
 its target calls out (a hit being reported: cold, about 2^-32 of the values). Debian ships no
@@ -95,10 +95,12 @@ def main():
     if len(sys.argv) < 2:
         sys.exit("usage: neon_insns.py LIBFPGAMR_SO [OBJDUMP]")
     objdump = sys.argv[2] if len(sys.argv) > 2 else "arm-linux-gnueabihf-objdump"
+    print("# instructions per value of the armhf NEON kernel's loops (jni-fpga/native/bench/neon_insns.py %s)" % sys.argv[1])
     for kind, name in LOOPS.items():
         n, neon = count(function(sys.argv[1], objdump, name))
-        print("%s=%.2f  # %s: %d instructions per iteration (%d NEON), %d values per iteration"
-              % (kind, n / VALUES_PER_ITERATION, name, n, neon, VALUES_PER_ITERATION))
+        print("# %s: %d instructions per iteration (%d NEON), %d values per iteration" % (name, n, neon, VALUES_PER_ITERATION))
+        print("%s.insns=%.3f" % (kind, n / VALUES_PER_ITERATION))
+        print("%s.neon=%.3f" % (kind, neon / VALUES_PER_ITERATION))
 
 
 if __name__ == "__main__":

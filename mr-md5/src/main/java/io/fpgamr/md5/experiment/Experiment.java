@@ -241,6 +241,10 @@ public final class Experiment {
         if (JobEnergy.NO_SOURCE.equals(e.status())) {
             flags.add("no-power-source");
         }
+        if (s.mapsByNode().values().stream().anyMatch(io.fpgamr.md5.cli.MapsOnNode::emulated)) {
+            // maps on an ARM node's armhf JVM under QEMU: their times are the emulation's, their energy the host's
+            flags.add("emulated-arm");
+        }
         FpgaFigures f = s.fpga();
         double mapTasks = 0;
         double startup = 0;

@@ -16,7 +16,8 @@ import java.util.Locale;
  * thesis's published value and the ratio beside wherever it has one ({@link SweepSection}); fpgamr
  * against the plain Hadoop job ({@link BaselineSection}); how the work fell on the nodes
  * ({@link BalanceSection}); where the maps' time goes
- * ({@link MapTimeSection}); the modelled ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
+ * ({@link MapTimeSection}); the emulated ARM node and a modelled Cortex-A9 ({@link ArmSection}); the modelled
+ * ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
  * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled and
  * declared figures are labelled where they appear.
  */
@@ -44,6 +45,7 @@ public final class Report {
         BaselineSection.render(c);
         BalanceSection.render(c);
         MapTimeSection.render(c);
+        ArmSection.render(c);
         ArmFpgaSection.render(c);
         PowerSection.render(c);
         FailuresSection.render(c);

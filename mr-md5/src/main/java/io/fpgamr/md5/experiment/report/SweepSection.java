@@ -99,10 +99,11 @@ final class SweepSection {
 
     /**
      * The thesis's row a point of a sweep stands for: its x86 rows for this machine's CPU, its ARM
-     * rows for the node-count study (the thesis scaled ARM boards only), none for a simulated FPGA.
+     * rows for the node-count study (the thesis scaled ARM boards only), none for a simulated FPGA
+     * nor an emulated ARM node (ArmSection puts those beside the thesis's Novena, without ratios).
      */
     private Optional<Published.Entry> thesis(Point p, boolean scaling) {
-        if (!p.job().equals("fpgamr") || p.fpga()) {
+        if (!p.job().equals("fpgamr") || p.fpga() || p.arm()) {
             return Optional.empty();
         }
         return c.published.find(scaling ? "arm" : "x86", s.thesisFramework(), p.ppk(), s.thesisReducers(p.reducers()), p.nodes(), scaling);
