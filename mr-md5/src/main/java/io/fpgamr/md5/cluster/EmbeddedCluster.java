@@ -166,7 +166,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
 
         /**
-         * A list of node types with optional counts, {@code x86,arm,arm-fpga} or {@code x86:2,fpga}, in
+         * A list of node types with optional counts, {@code x86,arm} or {@code x86:2,fpga}, in
          * that order; nodes with FPGAs get {@code fpgaDevices} each. At least one x86 node: it runs the
          * job's ApplicationMaster and reducers.
          *

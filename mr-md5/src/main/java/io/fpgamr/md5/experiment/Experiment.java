@@ -272,7 +272,8 @@ public final class Experiment {
         Map<String, Long> byEngine = new TreeMap<>();
         for (Balance.NodeShare n : b.nodes().values()) {
             for (Balance.EngineShare e : n.engines()) {
-                byEngine.merge(n.type() + "/" + e.kind() + (e.simulated() ? "-simulated" : ""), e.valuesHashed(), Long::sum);
+                byEngine.merge(n.type() + "/" + e.kind() + (e.simulated() ? "-simulated" : "")
+                    + (e.speedSource() != null && e.speedSource().endsWith("-emulated") ? "-emulated" : ""), e.valuesHashed(), Long::sum);
             }
         }
         List<String> parts = new ArrayList<>();

@@ -83,7 +83,8 @@ final class SweepSection {
             List<ResultRow> rs = c.runs(p.id());
             Optional<Published.Entry> th = thesis(p, scaling);
             Stats tpw = stat(rs, ResultRow::tpw);
-            c.line("| " + p.job() + " | " + p.nodeType() + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | " + p.nodes() + " | " + basis(rs)
+            c.line("| " + p.job() + " | " + p.nodeType() + (p.arm() ? label(rs) : "") + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | "
+                + p.nodes() + " | " + basis(rs)
                 + " | " + fmt(stat(rs, ResultRow::energyJ)) + " | " + fmt(stat(rs, ResultRow::meanW)) + " | " + fmt(tpw) + " | "
                 + fmtSci(stat(rs, ResultRow::ed2pJs2)) + " | " + th.map(e -> Published.Entry.format(e.tpw()) + " (" + e.node() + ")").orElse("")
                 + " | " + ratio(tpw.n() == 0 ? null : tpw.mean(), th.map(e -> Published.Entry.mean(e.tpw())).orElse(null)) + " |");
