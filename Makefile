@@ -23,8 +23,9 @@ build: deps
 run: build
 	bin/fpgamr search $(DIGEST) --bits $(BITS)
 
-## test: install the test toolchain, build, and run every test suite
+## test: install the test toolchain, build, make the ARM nodes' armhf root (bin/armhf-root), and run every test suite
 test: deps-test build
+	bin/armhf-root >/dev/null
 	bin/run-tests
 
 ## bench-job: where the job's time goes: both modes at 2^20, 2^24, 2^28, stage times, records/s,

@@ -67,6 +67,15 @@ final class StandingCluster implements AutoCloseable {
 
     /** Starts the cluster with {@code devices} simulated FPGAs and the given NodeManager settings ({@code -D k=v}). */
     static StandingCluster start(Path dir, int devices, Map<String, String> settings) throws Exception {
+        return start(dir, devices, settings, List.of());
+    }
+
+    /** Starts the cluster of the given node types ({@code --nodes x86,arm}), each FPGA node with {@code devices} simulated FPGAs. */
+    static StandingCluster start(Path dir, String nodes, int devices) throws Exception {
+        return start(dir, devices, Map.of(), List.of("--nodes", nodes));
+    }
+
+    private static StandingCluster start(Path dir, int devices, Map<String, String> settings, List<String> more) throws Exception {
         Path root = Fpgamr.ROOT;
         Path jar = null;
         try (DirectoryStream<Path> jars = Files.newDirectoryStream(root.resolve("mr-md5/target"), "mr-md5-*.jar")) {
@@ -90,6 +99,7 @@ final class StandingCluster implements AutoCloseable {
         cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*:" + testClasses(), EmbeddedCluster.class.getName()));
         settings.forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
         cmd.addAll(List.of("--client-conf", clientConf.toString(), "--fpga-devices", Integer.toString(devices)));
+        cmd.addAll(more);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("cluster.out").toFile()).start();
         long deadline = System.currentTimeMillis() + 240_000;
         while (!Files.exists(clientConf)) {

@@ -30,7 +30,8 @@ import java.util.TreeMap;
  * fpga.simulated=true
  * </pre>
  *
- * @param node the node's architecture and whatever else describes it ({@code arch}), free text
+ * @param node the node's architecture and whatever else describes it ({@code arch}; {@code emulated=true}
+ *             when the profiler ran under an emulator of the node's instruction set, {@link Emulation}), free text
  */
 public record SpeedProfile(Map<String, String> node, List<Speed> speeds) {
     public static final List<String> KINDS = List.of("cpu", "fpga");
@@ -83,6 +84,14 @@ public record SpeedProfile(Map<String, String> node, List<Speed> speeds) {
     public SpeedProfile {
         node = Map.copyOf(node);
         speeds = List.copyOf(speeds);
+    }
+
+    /**
+     * Whether the profiler ran under an emulator ({@code node.emulated=true}): every speed of the
+     * profile is then the emulation's, labelled {@code emulated} wherever it is shown.
+     */
+    public boolean emulated() {
+        return Boolean.parseBoolean(node.getOrDefault("emulated", "false"));
     }
 
     /** This profile's speed of an engine kind in a mode, if it has one. */

@@ -78,4 +78,16 @@ class SpeedProfileTest {
         assertTrue(assertThrows(IOException.class, () -> SpeedProfile.read(f)).getMessage()
             .endsWith("source must be measured, modelled or operator, got 'guessed'"));
     }
+
+    @Test
+    void anEmulatedProfileSaysSoThroughItsAttributes() {
+        SpeedProfile p = new SpeedProfile(Map.of("arch", "arm", "emulated", "true"), List.of(
+            new SpeedProfile.Speed("cpu", "search", 1.2e7, SpeedProfile.Source.MEASURED, "cpu:neon", false)));
+        assertTrue(p.emulated());
+        assertEquals("true", p.toAttributes().get("fpgamr-node-emulated"));
+        SpeedProfile back = SpeedProfile.fromAttributes(p.toAttributes(), Map.of());
+        assertTrue(back.emulated());
+        assertEquals("arm", back.node().get("arch"));
+        assertFalse(sample().emulated());
+    }
 }

@@ -68,7 +68,7 @@ public record Balance(String design, Map<String, NodeShare> nodes, double stragg
                 }
                 SpeedProfile.Speed s = node == null ? null : node.profile().speed(kind, mode).orElse(null);
                 engines.add(new EngineShare(kind, s == null ? kind : s.engine(), s == null ? null : s.valuesPerS(),
-                    s == null ? (node == null ? null : ClusterSpeeds.ASSUMED) : s.source().label(),
+                    s == null ? (node == null ? null : ClusterSpeeds.ASSUMED) : s.source().label() + (node.profile().emulated() ? "-emulated" : ""),
                     ofKind.stream().anyMatch(TaskSpan::simulated), ofKind.size(), ofKind.stream().mapToLong(TaskSpan::values).sum()));
             }
             long endMs = e.getValue().stream().mapToLong(TaskSpan::endMs).max().orElse(timeline.submitMs());

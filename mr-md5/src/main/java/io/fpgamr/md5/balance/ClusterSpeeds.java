@@ -16,6 +16,8 @@ import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceTypeInfo;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 
@@ -49,13 +51,21 @@ public final class ClusterSpeeds {
     private ClusterSpeeds() {
     }
 
-    /** The running nodes of the cluster of {@code conf}, with their slots for maps of the job's size and their speeds. */
+    /**
+     * The running nodes of the cluster of {@code conf}, with their slots for maps of the job's size and their speeds.
+     * This JVM learns the cluster's resource types on the way: a job whose tasks ask for one (an embedded cluster
+     * with ARM nodes: {@code fpgamr-framework}) is submitted with it.
+     */
     public static List<Node> read(Configuration conf) throws IOException {
         long mapMb = conf.getLong(MRJobConfig.MAP_MEMORY_MB, MRJobConfig.DEFAULT_MAP_MEMORY_MB);
         int mapVcores = conf.getInt(MRJobConfig.MAP_CPU_VCORES, MRJobConfig.DEFAULT_MAP_CPU_VCORES);
         try (YarnClient yarn = YarnClient.createYarnClient()) {
             yarn.init(conf);
             yarn.start();
+            List<ResourceTypeInfo> types = yarn.getResourceTypeInfo();
+            if (!ResourceUtils.getResourceTypes().keySet().containsAll(types.stream().map(ResourceTypeInfo::getName).toList())) {
+                ResourceUtils.reinitializeResources(types);
+            }
             Map<String, NodeReport> reports = new TreeMap<>();
             for (NodeReport r : yarn.getNodeReports(NodeState.RUNNING)) {
                 reports.put(r.getNodeId().getHost(), r);
@@ -122,7 +132,8 @@ public final class ClusterSpeeds {
                     continue;
                 }
                 WorkPlan.Given g = n.profile().speed(kind, mode)
-                    .map(s -> new WorkPlan.Given(s.valuesPerS(), s.source().label() + (s.simulated() ? "-simulated" : "")))
+                    .map(s -> new WorkPlan.Given(s.valuesPerS(), s.source().label() + (s.simulated() ? "-simulated" : "")
+                        + (n.profile().emulated() ? "-emulated" : "")))
                     .orElse(null);
                 if (g == null) {
                     double m = mean.get(kind) > 0 ? mean.get(kind) : anyMean;

@@ -1,5 +1,6 @@
 package io.fpgamr.md5.balance;
 
+import io.fpgamr.accel.Emulation;
 import io.fpgamr.accel.EngineSpec;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
@@ -20,7 +21,8 @@ import java.util.Map;
  * values per second become the node's {@link SpeedProfile}. Search runs the engine's search over
  * values none of which is a target (it compares as it hashes); bench hashes and lays out every
  * value's pair as the bench map emits it (message ‖ digest, one pair per value; the collector's
- * spills are not included). Every figure is labelled measured, and a simulated FPGA's as simulated.
+ * spills are not included). Every figure is labelled measured, and a simulated FPGA's as simulated;
+ * a profile measured under an emulator (an armhf JVM under QEMU) says so ({@code node.emulated=true}).
  */
 public final class SpeedProfiler {
     /** MD5 of the empty message: no 4..8-byte message hashes to it, so a search scans everything. */
@@ -54,6 +56,9 @@ public final class SpeedProfiler {
         }
         Map<String, String> described = new LinkedHashMap<>(node);
         described.putIfAbsent("arch", System.getProperty("os.arch"));
+        if (Emulation.emulated()) {
+            described.put("emulated", "true");
+        }
         return new SpeedProfile(described, speeds);
     }
 

@@ -21,7 +21,8 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  *
  * @param engineCpuS the maps' CPU time inside the MD5 engine's calls
  * @param mapTime    where the maps' wall time went (the thesis's chapter 12), summed over the maps
- * @param mapsByNode per node, its maps on the CPU and on an FPGA, and whether that FPGA was simulated
+ * @param mapsByNode per node, its type, its maps on the CPU and on an FPGA, whether that FPGA was simulated, and the
+ *                   platform its maps saw ({@link MapsOnNode}: os.arch, native library, emulated)
  * @param energy     energy's figures of the job ({@code JobEnergy}): joules, TpW, status
  * @param mapAttempts the map attempts the framework launched, and of those failed and killed (a retried or speculative attempt's work counts once)
  * @param balance    how the work fell on the nodes: per node the speed given, the values hashed, the last map's end; the straggler
@@ -29,7 +30,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobSummary(String mode, int bits, int ppk, String cluster, String engine, String output, long valuesHashed, long valuesExpected,
-                  long preimagesRejected, double engineCpuS, MapTime mapTime, Shuffle shuffle, Stages stages, double valuesPerS, double mapValuesPerS, Map<String, Timeline.NodeMaps> mapsByNode, MapAttempts mapAttempts, String jobId,
+                  long preimagesRejected, double engineCpuS, MapTime mapTime, Shuffle shuffle, Stages stages, double valuesPerS, double mapValuesPerS, Map<String, MapsOnNode> mapsByNode, MapAttempts mapAttempts, String jobId,
                   String design, Map<String, Object> energy, FpgaFigures fpga, Balance balance, Map<String, Object> repetitions, List<JobSummary> runs) {
 
     /** The thesis's stage table (its table 9.1), from the job's timeline; 0 for a stage that did not happen. */
@@ -85,12 +86,12 @@ public record JobSummary(String mode, int bits, int ppk, String cluster, String 
     }
 
     static JobSummary of(RunConfig config, String output, String jobId, String design, WorkCounts counts, Counters counters,
-                         Timeline timeline, Map<String, Object> energy, FpgaFigures fpga, Balance balance) {
+                         Timeline timeline, Map<String, MapsOnNode> mapsByNode, Map<String, Object> energy, FpgaFigures fpga, Balance balance) {
         Stages st = Stages.of(timeline);
         long hashed = counts.valuesHashed();
         return new JobSummary(config.mode().label(), config.domain().bits(), config.ppk(), config.cluster().name(), config.engine().toString(),
             output, hashed, config.domain().size(), counts.preimagesRejected(), counters.findCounter(Md5Counters.ENGINE_CPU_US).getValue() / 1e6, MapTime.of(counters),
-            config.mode().shuffles() ? Shuffle.of(counts, counters) : null, st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, timeline.mapsByNode(), MapAttempts.of(counters), jobId, design,
+            config.mode().shuffles() ? Shuffle.of(counts, counters) : null, st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, mapsByNode, MapAttempts.of(counters), jobId, design,
             energy, fpga, balance, null, null);
     }
 

@@ -182,7 +182,8 @@ public class Launcher extends Configured implements Tool {
         Counters counters = job.getCounters();
         Balance balance = Balance.of(params.streamed() && config.mode() != Mode.BASELINE ? "stream" : "static", nodes, speedMode, timeline);
         JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
-            timeline, energy.toMap(), FpgaFigures.of(counters, timeline.simulated()), balance);
+            timeline, MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir), nodes), energy.toMap(), FpgaFigures.of(counters, timeline.simulated()),
+            balance);
         long fallback = counters.findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
         return new RunReport.JobRun(found, summary, energy, fallback, energyDir);
     }

@@ -109,8 +109,10 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             + "(default on the embedded cluster: " + FpgaRequest.EMBEDDED_DESIGN + ")"));
         o.addOption(option("fpga-devices", "N", "embedded cluster: simulated FPGAs on its FPGA node (default "
             + EmbeddedCluster.DEFAULT_FPGA_DEVICES + "; 0: no FPGA in the cluster)"));
-        o.addOption(option("nodes", "N", "embedded cluster: NodeManagers, the FPGA node one of them when it has FPGAs (default "
-            + EmbeddedCluster.DEFAULT_NODES + ")"));
+        o.addOption(option("nodes", "N|TYPES", "embedded cluster: NodeManagers, the FPGA node one of them when it has FPGAs (default "
+            + EmbeddedCluster.DEFAULT_NODES + "), or a list of node types x86, fpga, arm, arm-fpga with optional counts, e.g. "
+            + "x86,arm or x86:2,fpga (ARM nodes run an armhf JVM under QEMU: bin/armhf-root)"));
+        o.addOption(option("maps-on", "arm", "embedded cluster: run the maps on its ARM nodes only (the AM and reducers stay on x86)"));
         o.addOption(option("timeout", "SECONDS", "kill a job that has not finished after this many seconds (a failed run); default: none"));
         o.addOption(option("repeat", "N", "run the job N times on the same cluster and give every figure (stage times, energy, TpW) as "
             + "mean ± sd (default " + Repetitions.DEFAULT_RUNS + " in bench mode, as the thesis ran each measurement, and 1 in search "
@@ -197,8 +199,22 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             throw new UsageException("--design: no such design package: " + design);
         }
         int fpgaDevices = intOption(cl, "fpga-devices", EmbeddedCluster.DEFAULT_FPGA_DEVICES, 0, 16);
-        int nodes = intOption(cl, "nodes", EmbeddedCluster.DEFAULT_NODES, fpgaDevices > 0 ? 2 : 1, 16);
-        ClusterTarget cluster = ClusterTarget.parse(cl.getOptionValue("cluster"), hadoopConfDir, nodes, fpgaDevices);
+        List<EmbeddedCluster.NodeSpec> nodes;
+        String nodesGiven = cl.getOptionValue("nodes", "");
+        if (!nodesGiven.isBlank() && !nodesGiven.strip().chars().allMatch(Character::isDigit)) {
+            try {
+                nodes = EmbeddedCluster.NodeSpec.parse(nodesGiven, fpgaDevices);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--nodes: " + e.getMessage());
+            }
+        } else {
+            nodes = EmbeddedCluster.NodeSpec.of(intOption(cl, "nodes", EmbeddedCluster.DEFAULT_NODES, fpgaDevices > 0 ? 2 : 1, 16), fpgaDevices);
+        }
+        String mapsOn = cl.getOptionValue("maps-on");
+        if (mapsOn != null && !(mapsOn.equals("arm") && nodes.stream().anyMatch(EmbeddedCluster.NodeSpec::arm))) {
+            throw new UsageException("--maps-on takes arm, on an embedded cluster with ARM nodes (--nodes x86,arm); got '" + mapsOn + "'");
+        }
+        ClusterTarget cluster = ClusterTarget.parse(cl.getOptionValue("cluster"), hadoopConfDir, nodes, mapsOn != null);
         int timeoutS = intOption(cl, "timeout", 0, 1, 7 * 24 * 3600);
         int repeat = intOption(cl, "repeat", mode.shuffles() ? Repetitions.DEFAULT_RUNS : 1, 1, 100);
         Path summaryJson = null;

@@ -59,9 +59,9 @@ final class RunPrinter {
         if (run.simulated()) {
             err.println("  (stage times and values/s: " + SIMULATED + ")");
         }
-        for (Map.Entry<String, Timeline.NodeMaps> n : s.mapsByNode().entrySet()) {
-            Timeline.NodeMaps m = n.getValue();
-            err.printf("  maps on %s: %d cpu, %d fpga%s%n", n.getKey(), m.cpu(), m.fpga(), m.simulated() ? " (simulated)" : "");
+        for (Map.Entry<String, MapsOnNode> n : s.mapsByNode().entrySet()) {
+            MapsOnNode m = n.getValue();
+            err.printf("  maps on %s (%s): %d cpu, %d fpga%s%n", n.getKey(), m.describe(), m.cpu(), m.fpga(), m.simulated() ? " (simulated)" : "");
         }
         balance(s.balance());
         if (s.fpga() != null) {

@@ -7,6 +7,7 @@ import io.fpgamr.md5.cli.RunConfig;
 import io.fpgamr.md5.cli.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.nio.file.Files;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
@@ -32,11 +33,12 @@ public sealed interface ClusterTarget {
     RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException;
 
     /** {@code --cluster KIND}; without it, {@code conf} when HADOOP_CONF_DIR is set, else {@code embedded}. */
-    static ClusterTarget parse(String kind, boolean hadoopConfDir, int nodes, int fpgaDevices) throws UsageException {
+    static ClusterTarget parse(String kind, boolean hadoopConfDir, List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm)
+        throws UsageException {
         String k = kind != null ? kind : hadoopConfDir ? "conf" : "embedded";
         return switch (k.toLowerCase(Locale.ROOT)) {
             case "local" -> new Local();
-            case "embedded" -> new Embedded(nodes, fpgaDevices);
+            case "embedded" -> new Embedded(nodes, mapsOnArm);
             case "conf" -> new Conf();
             default -> throw new UsageException("--cluster must be embedded, local or conf, got '" + kind + "'");
         };
@@ -75,10 +77,11 @@ public sealed interface ClusterTarget {
     }
 
     /**
-     * The embedded cluster ({@link EmbeddedCluster}) of {@code nodes} NodeManagers, started for this
-     * run: the output is written to its HDFS and copied to the local directory the user named.
+     * The embedded cluster ({@link EmbeddedCluster}) of the given NodeManagers, started for this
+     * run: the output is written to its HDFS and copied to the local directory the user named. With
+     * {@code mapsOnArm} ({@code --maps-on arm}) the maps run on its ARM nodes only (the study's ARM points).
      */
-    record Embedded(int nodes, int fpgaDevices) implements ClusterTarget {
+    record Embedded(List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm) implements ClusterTarget {
         @Override
         public String name() {
             return "embedded";
@@ -87,12 +90,35 @@ public sealed interface ClusterTarget {
         @Override
         public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException {
             java.nio.file.Path local = newLocalDir(config.output());
-            int cpuNodes = fpgaDevices > 0 ? nodes - 1 : nodes;
-            err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, " + cpuNodes + " CPU NodeManager"
-                + (cpuNodes == 1 ? "" : "s") + (fpgaDevices > 0 ? " and an FPGA NodeManager with " + fpgaDevices + " simulated FPGA"
-                + (fpgaDevices == 1 ? "" : "s") : "") + ")");
-            EmbeddedCluster cluster = EmbeddedCluster.start(base, Launcher.JDK17_OPENS, nodes, fpgaDevices);
-            return new RunCluster(cluster.config(), cluster.mapSlots(), new Path("/fpgamr/" + local.getFileName()), local, true, cluster);
+            if (nodes.stream().anyMatch(EmbeddedCluster.NodeSpec::arm)) {
+                try {
+                    ArmhfRoot.find(System.getenv());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--nodes: " + e.getMessage());
+                }
+            }
+            err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, " + describe(nodes) + ")");
+            EmbeddedCluster cluster = EmbeddedCluster.start(base, Launcher.JDK17_OPENS, nodes);
+            Configuration conf = cluster.config();
+            int slots = cluster.mapSlots();
+            if (mapsOnArm) {
+                conf.setInt(MRJobConfig.MAP_RESOURCE_TYPE_PREFIX + EmbeddedCluster.ARM_RESOURCE, 1);
+                slots = cluster.armMapSlots();
+            }
+            return new RunCluster(conf, slots, new Path("/fpgamr/" + local.getFileName()), local, true, cluster);
+        }
+
+        /** {@code 1 CPU NodeManager and an FPGA NodeManager with 2 simulated FPGAs}; with ARM nodes, each node's type. */
+        static String describe(List<EmbeddedCluster.NodeSpec> nodes) {
+            long cpuNodes = nodes.stream().filter(n -> n.type().equals(EmbeddedCluster.NodeSpec.X86)).count();
+            List<EmbeddedCluster.NodeSpec> fpga = nodes.stream().filter(n -> n.type().equals(EmbeddedCluster.NodeSpec.FPGA)).toList();
+            if (nodes.stream().noneMatch(EmbeddedCluster.NodeSpec::arm) && fpga.size() <= 1) {
+                int devices = fpga.isEmpty() ? 0 : fpga.get(0).fpgaDevices();
+                return cpuNodes + " CPU NodeManager" + (cpuNodes == 1 ? "" : "s") + (devices > 0 ? " and an FPGA NodeManager with " + devices
+                    + " simulated FPGA" + (devices == 1 ? "" : "s") : "");
+            }
+            return "NodeManagers " + String.join(", ", nodes.stream().map(n -> n.type() + (n.fpgaDevices() > 0 ? " (" + n.fpgaDevices()
+                + " simulated FPGAs)" : "")).toList()) + "; ARM nodes run an armhf JVM under QEMU (" + ArmhfRoot.CPU + "), emulated";
         }
     }
 

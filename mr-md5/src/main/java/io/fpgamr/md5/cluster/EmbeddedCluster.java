@@ -41,6 +41,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +78,16 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static final String STOP_FPGA_NODE = "stop-fpga-node";
     /** Set in {@link #config()}: where the FPGA node keeps its devices' state and logs. */
     public static final String FPGA_STATE_KEY = "fpgamr.embedded.fpga-node.state-dir";
+    /**
+     * A countable resource only x86 nodes offer, which the job's ApplicationMaster and reducers ask
+     * for when the cluster has ARM nodes: the framework's own tasks run on x86 nodes, maps anywhere.
+     * (No dots: MapReduce reads custom resource requests only as {@code yarn.io/NAME} or {@code NAME}.)
+     */
+    public static final String FRAMEWORK_RESOURCE = "fpgamr-framework";
+    /** A countable resource ARM nodes offer, one per map slot: maps that ask for it run on ARM nodes only ({@code --maps-on arm}). */
+    public static final String ARM_RESOURCE = "fpgamr-armhf";
+    /** How long an ARM node type's profiler (an emulated JVM) may take. */
+    static final long ARM_PROFILE_TIMEOUT_S = 180;
     /** How long the exit hook may take to stop the cluster (a normal stop: about 2 s). */
     static final long STOP_TIMEOUT_S = 30;
 
@@ -87,6 +98,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final NodeManager fpgaNode;
     private final Path fpgaState;
     private final int mapSlots;
+    /** The ARM nodes' map slots: with any, the job's AM and reducers ask for {@link #FRAMEWORK_RESOURCE}. */
+    private final int armMapSlots;
     private boolean closed;
     /**
      * Stops the cluster when its JVM ends without {@link #close()} (Ctrl-C, SIGTERM), but for HDFS:
@@ -95,7 +108,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Runnable stopOnExit = () -> stop(false);
 
     private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, List<NodeManager> nodeManagers, NodeManager fpgaNode,
-        Path fpgaState, int mapSlots) {
+        Path fpgaState, int mapSlots, int armMapSlots) {
+        this.armMapSlots = armMapSlots;
         this.workDir = workDir;
         this.dfs = dfs;
         this.yarn = yarn;
@@ -107,17 +121,33 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * One NodeManager of the cluster: {@code x86}, a CPU node; {@code fpga}, an x86 host whose
-     * {@code fpgaDevices} simulated FPGAs it offers as {@code yarn.io/fpga}.
+     * {@code fpgaDevices} simulated FPGAs it offers as {@code yarn.io/fpga}; {@code arm}, a node whose
+     * containers run Debian's armhf JVM under QEMU user-mode emulation of a Cortex-A9 ({@link ArmhfRoot})
+     * and load the {@code linux-armhf} native library; {@code arm-fpga}, an ARM node with simulated FPGAs.
      */
     public record NodeSpec(String type, int fpgaDevices) {
         public static final String X86 = "x86";
         public static final String FPGA = "fpga";
+        public static final String ARM = "arm";
+        public static final String ARM_FPGA = "arm-fpga";
+        public static final List<String> TYPES = List.of(X86, FPGA, ARM, ARM_FPGA);
+        /** The most NodeManagers an embedded cluster starts. */
+        public static final int MAX_NODES = 16;
 
         public NodeSpec {
-            if (!type.equals(X86) && !type.equals(FPGA) || type.equals(FPGA) != fpgaDevices > 0) {
-                throw new IllegalArgumentException("a node is x86 (no FPGA) or fpga (with simulated FPGAs), got " + type + " with "
-                    + fpgaDevices + " FPGAs");
+            if (!TYPES.contains(type) || hasFpga(type) != fpgaDevices > 0) {
+                throw new IllegalArgumentException("a node is x86 or arm (no FPGA), or fpga or arm-fpga (with simulated FPGAs), got " + type
+                    + " with " + fpgaDevices + " FPGAs");
             }
+        }
+
+        private static boolean hasFpga(String type) {
+            return type.equals(FPGA) || type.equals(ARM_FPGA);
+        }
+
+        /** Whether the node's containers run the armhf JVM, emulated. */
+        public boolean arm() {
+            return type.equals(ARM) || type.equals(ARM_FPGA);
         }
 
         /** Today's shape: {@code nodes} NodeManagers, with FPGAs the last of them the FPGA node. */
@@ -131,6 +161,55 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
             if (fpgaDevices > 0) {
                 specs.add(new NodeSpec(FPGA, fpgaDevices));
+            }
+            return specs;
+        }
+
+        /**
+         * A list of node types with optional counts, {@code x86,arm} or {@code x86:2,fpga}, in
+         * that order; nodes with FPGAs get {@code fpgaDevices} each. At least one x86 node: it runs the
+         * job's ApplicationMaster and reducers.
+         *
+         * @throws IllegalArgumentException in one line naming what is wrong
+         */
+        public static List<NodeSpec> parse(String list, int fpgaDevices) {
+            List<NodeSpec> specs = new ArrayList<>();
+            for (String item : list.split(",", -1)) {
+                String[] tc = item.strip().split(":", -1);
+                String type = tc[0].strip();
+                if (!TYPES.contains(type) || tc.length > 2) {
+                    throw new IllegalArgumentException("a node type is one of " + String.join(", ", TYPES) + ", with an optional count "
+                        + "(x86:2); got '" + item.strip() + "'");
+                }
+                int count = 1;
+                if (tc.length == 2) {
+                    try {
+                        count = Integer.parseInt(tc[1].strip());
+                    } catch (NumberFormatException e) {
+                        count = 0;
+                    }
+                    if (count < 1 || count > MAX_NODES) {
+                        throw new IllegalArgumentException("the count of " + type + " nodes must be in 1.." + MAX_NODES + ", got '" + tc[1] + "'");
+                    }
+                }
+                if (type.equals(ARM_FPGA)) {
+                    // A job ships one simulated design, built for the launcher's platform, and a NodeManager
+                    // loads only a model of its own JVM's platform: see mr-md5/README.md, "Node types".
+                    throw new IllegalArgumentException("arm-fpga nodes are not available yet: the simulated accelerator's model is built "
+                        + "for the build host's platform only, and a NodeManager loads only its own platform's model");
+                }
+                if (hasFpga(type) && fpgaDevices < 1) {
+                    throw new IllegalArgumentException(type + " nodes need simulated FPGAs: --fpga-devices must be at least 1");
+                }
+                for (int i = 0; i < count; i++) {
+                    specs.add(new NodeSpec(type, hasFpga(type) ? fpgaDevices : 0));
+                }
+            }
+            if (specs.size() > MAX_NODES) {
+                throw new IllegalArgumentException("an embedded cluster has at most " + MAX_NODES + " nodes, got " + specs.size());
+            }
+            if (specs.stream().noneMatch(n -> n.type().equals(X86))) {
+                throw new IllegalArgumentException("an embedded cluster needs an x86 node (it runs the job's ApplicationMaster and reducers)");
             }
             return specs;
         }
@@ -160,10 +239,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         if (specs.stream().noneMatch(n -> n.type().equals(NodeSpec.X86))) {
             throw new IllegalArgumentException("an embedded cluster has at least one CPU node");
         }
-        Path work = Files.createTempDirectory("fpgamr-embedded-");
+        // ARM nodes' containers run an emulated 32-bit JVM, which cannot list ext4 directories: then the
+        // whole cluster's directory (the NodeManagers' local and log dirs among them) is on tmpfs, beside the root.
+        ArmhfRoot armhf = specs.stream().anyMatch(NodeSpec::arm) ? ArmhfRoot.find(System.getenv()) : null;
+        Path work = armhf != null ? Files.createTempDirectory(armhf.path().getParent(), "fpgamr-embedded-")
+            : Files.createTempDirectory("fpgamr-embedded-");
         int slots = Math.max(1, Runtime.getRuntime().availableProcessors());
-        // The nodes' speeds are measured while HDFS starts (one profile per node type: the nodes share this machine).
-        CompletableFuture<Map<String, SpeedProfile>> profiles = CompletableFuture.supplyAsync(() -> profileNodeTypes(specs));
+        // The nodes' speeds are measured while HDFS starts (one profile per node type: the nodes share
+        // this machine; an ARM node's in its emulated JVM, as its maps run).
+        CompletableFuture<Map<String, SpeedProfile>> profiles = CompletableFuture.supplyAsync(() -> profileNodeTypes(specs, armhf, work));
         // The mini clusters put their NodeManager and log dirs under test.build.data (default:
         // target/test/data in the current directory); keep them in the work dir instead.
         System.setProperty("test.build.data", work.resolve("yarn").toString());
@@ -186,7 +270,10 @@ public final class EmbeddedCluster implements AutoCloseable {
             conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 1000);
             // FPGAs are a resource type; memory, cores and FPGAs all count when placing a container,
             // and two jobs' AMs may run at once.
-            conf.set(YarnConfiguration.RESOURCE_TYPES, FpgaContainer.RESOURCE);
+            // With ARM nodes, the job's own tasks (its ApplicationMaster and reducers) ask for a slot of
+            // FRAMEWORK_RESOURCE too, which only x86 nodes offer: they run on the host's JVM, maps anywhere.
+            String resourceTypes = FpgaContainer.RESOURCE + (armhf != null ? "," + FRAMEWORK_RESOURCE + "," + ARM_RESOURCE : "");
+            conf.set(YarnConfiguration.RESOURCE_TYPES, resourceTypes);
             conf.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
             conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
             conf.set("yarn.scheduler.capacity.root.default.ordering-policy", "fair");
@@ -195,7 +282,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             Path confDir = work.resolve("conf");
             Files.createDirectories(confDir);
             Files.writeString(confDir.resolve("resource-types.xml"), "<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>"
-                + YarnConfiguration.RESOURCE_TYPES + "</name><value>" + FpgaContainer.RESOURCE + "</value></property>\n</configuration>\n",
+                + YarnConfiguration.RESOURCE_TYPES + "</name><value>" + resourceTypes + "</value></property>\n</configuration>\n",
                 StandardCharsets.UTF_8);
             String cp = confDir + "," + System.getProperty("java.class.path").replace(File.pathSeparatorChar, ',');
             conf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, cp);
@@ -234,9 +321,19 @@ public final class EmbeddedCluster implements AutoCloseable {
             yarn.init(conf);
             yarn.start();
             Path fpgaState = work.resolve("fpga-node");
-            Map<String, SpeedProfile> measured = profiles.join();
+            Map<String, SpeedProfile> measured;
+            try {
+                measured = profiles.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                // an ARM node whose emulated JVM cannot run the profiler cannot run a map either
+                if (e.getCause() instanceof java.io.UncheckedIOException u) {
+                    throw u.getCause();
+                }
+                throw e;
+            }
             NodeManager fpgaNode = null;
             int mapSlots = 0;
+            int armMapSlots = 0;
             for (int i = 0; i < specs.size(); i++) {
                 NodeSpec spec = specs.get(i);
                 Path dir = work.resolve("nm-" + (i + 1));
@@ -246,14 +343,15 @@ public final class EmbeddedCluster implements AutoCloseable {
                     profile.write(dir.resolve(PROFILE_FILE));
                 }
                 boolean fpga = spec.fpgaDevices() > 0 && fpgaNode == null;
-                NodeManager nm = startNode(yarn, dir, HOST_PREFIX + (i + 1), spec, slots, fpga ? fpgaState : dir.resolve("fpga"), base);
+                NodeManager nm = startNode(yarn, dir, HOST_PREFIX + (i + 1), spec, slots, fpga ? fpgaState : dir.resolve("fpga"), base, armhf);
                 nodeManagers.add(nm);
                 if (fpga) {
                     fpgaNode = nm;
                 }
                 mapSlots += slots + spec.fpgaDevices();
+                armMapSlots += spec.arm() ? slots + spec.fpgaDevices() : 0;
             }
-            c = new EmbeddedCluster(work, dfs, yarn, nodeManagers, fpgaNode, fpgaState, mapSlots);
+            c = new EmbeddedCluster(work, dfs, yarn, nodeManagers, fpgaNode, fpgaState, mapSlots, armMapSlots);
         } catch (IOException | RuntimeException e) {
             nodeManagers.forEach(NodeManager::stop);
             if (yarn != null) {
@@ -309,7 +407,7 @@ public final class EmbeddedCluster implements AutoCloseable {
      * apply to it.
      */
     private static NodeManager startNode(MiniMRYarnCluster yarn, Path dir, String host, NodeSpec spec, int slots, Path fpgaState,
-        Configuration base) throws IOException {
+        Configuration base, ArmhfRoot armhf) throws IOException {
         Configuration rm = yarn.getResourceManager().getConfig();
         YarnConfiguration c = new YarnConfiguration(yarn.getConfig());
         for (String k : new String[] {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
@@ -332,6 +430,16 @@ public final class EmbeddedCluster implements AutoCloseable {
         c.setLong(YarnConfiguration.NM_RESOURCE_MON_INTERVAL_MS, 0);
         c.set(YarnConfiguration.NM_NODE_ATTRIBUTES_PROVIDER_CONFIG, "io.fpgamr.yarn.SpeedAttributesProvider");
         c.set("fpgamr.speed.profile", dir.resolve(PROFILE_FILE).toString());
+        if (spec.arm()) {
+            // As an operator sets an ARM board's NodeManager: its containers' JVM is the armhf one (here
+            // under QEMU's emulation of a Cortex-A9), forced over the launcher's JAVA_HOME.
+            StringBuilder env = new StringBuilder(c.get(YarnConfiguration.NM_ADMIN_USER_ENV, YarnConfiguration.DEFAULT_NM_ADMIN_USER_ENV));
+            armhf.containerEnv().forEach((k, v) -> env.append(',').append(k).append('=').append(v));
+            c.set(YarnConfiguration.NM_ADMIN_USER_ENV, env.toString());
+            c.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + ARM_RESOURCE, maps);
+        } else if (armhf != null) {
+            c.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + FRAMEWORK_RESOURCE, maps + 1);
+        }
         if (spec.fpgaDevices() > 0) {
             c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, "io.fpgamr.yarn.FpgaContainerExecutor");
             c.setBoolean(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_ENABLED, true);
@@ -342,6 +450,9 @@ public final class EmbeddedCluster implements AutoCloseable {
             base.getPropsWithPrefix("fpgamr.fpga.").forEach((k, v) -> c.set("fpgamr.fpga." + k, v));
         }
         NodeManager nm = new NodeManager();
+        // A JVM keeps the first NodeManager's resource types (yarn.nodemanager.resource-type.*) for all:
+        // each node of this one JVM reads its own (only x86 nodes offer FRAMEWORK_RESOURCE, only ARM nodes ARM_RESOURCE).
+        ResourceUtils.resetNodeResources();
         nm.init(c);
         nm.start();
         if (nm.getServiceState() != Service.STATE.STARTED) {
@@ -354,9 +465,11 @@ public final class EmbeddedCluster implements AutoCloseable {
      * The speed profile of each node type of {@code specs}, measured in this JVM (the nodes share
      * this machine): the CPU kernels, and on an FPGA node also its simulated device with the
      * design the cluster's maps load by default. A node type whose engines do not open here (no
-     * simulated model built) gets only what does.
+     * simulated model built) gets only what does. An ARM node's profile is measured by the profiler
+     * in the armhf JVM under emulation ({@code fpgamr rate --profile}), as the node's own maps run:
+     * it says it is emulated.
      */
-    private static Map<String, SpeedProfile> profileNodeTypes(List<NodeSpec> specs) {
+    private static Map<String, SpeedProfile> profileNodeTypes(List<NodeSpec> specs, ArmhfRoot armhf, Path work) {
         SpeedProfiler profiler = new SpeedProfiler(SpeedProfiler.DEFAULT_SECONDS);
         Map<String, SpeedProfile> byType = new HashMap<>();
         SpeedProfile cpu = profiler.profile(List.of(EngineSpec.cpu()), Map.of());
@@ -373,7 +486,46 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
             byType.put(NodeSpec.FPGA, fpga);
         }
+        if (specs.stream().anyMatch(n -> n.type().equals(NodeSpec.ARM))) {
+            try {
+                byType.put(NodeSpec.ARM, profileEmulated(armhf, work.resolve("profile-arm")));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(new IOException("the ARM node's emulated JVM: " + e.getMessage(), e));
+            }
+        }
         return byType;
+    }
+
+    /** The profile {@code fpgamr rate --profile} measures in the armhf JVM under QEMU, in {@code dir} (on tmpfs). */
+    private static SpeedProfile profileEmulated(ArmhfRoot armhf, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(PROFILE_FILE);
+        Path log = dir.resolve("profile.log");
+        ProcessBuilder pb = new ProcessBuilder(armhf.javaHome().resolve("bin/java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"), "io.fpgamr.md5.cli.Main", "rate",
+            "--profile", file.toString())
+            .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(armhf.containerEnv());
+        Process p = pb.start();
+        try {
+            if (!p.waitFor(ARM_PROFILE_TIMEOUT_S, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("its profiler did not finish within " + ARM_PROFILE_TIMEOUT_S + " s (" + log + ")");
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while profiling", e);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException("its profiler exited with " + p.exitValue() + ": " + Files.readString(log).strip().lines().reduce((a, b) -> b)
+                .orElse(""));
+        }
+        SpeedProfile profile = SpeedProfile.read(file);
+        if (!profile.emulated()) {
+            throw new IOException("its profile, measured under QEMU, does not say it is emulated: " + file);
+        }
+        return profile;
     }
 
     /** The user's own JVM flags under {@code key}, with a space before them, or nothing (Hadoop's default is not the user's). */
@@ -418,12 +570,21 @@ public final class EmbeddedCluster implements AutoCloseable {
         // the admin address the ResourceManager bound, for an operator's tools (yarn rmadmin, yarn nodeattributes)
         c.set(YarnConfiguration.RM_ADMIN_ADDRESS, yarn.getResourceManager().getConfig().get(YarnConfiguration.RM_ADMIN_ADDRESS));
         c.set(FPGA_STATE_KEY, fpgaState.toString());
+        if (armMapSlots > 0) {
+            c.setInt(MRJobConfig.MR_AM_RESOURCE_PREFIX + FRAMEWORK_RESOURCE, 1);
+            c.setInt(MRJobConfig.REDUCE_RESOURCE_TYPE_PREFIX + FRAMEWORK_RESOURCE, 1);
+        }
         return c;
     }
 
     /** Where the FPGA node keeps its devices (vsimN/: the loaded model, design.properties, device.log). */
     public Path fpgaState() {
         return fpgaState;
+    }
+
+    /** The map slots of the ARM nodes (0: none). */
+    public int armMapSlots() {
+        return armMapSlots;
     }
 
     public int mapSlots() {
@@ -503,7 +664,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     /**
      * Runs the cluster until standard input closes, for trying jobs against a standing
      * heterogeneous cluster ({@code bin/fpgamr search -conf FILE ... --cluster conf}) and for the
-     * integration tests: {@code EmbeddedCluster [-D key=value]... --client-conf FILE [--fpga-devices N]}
+     * integration tests: {@code EmbeddedCluster [-D key=value]... --client-conf FILE [--fpga-devices N] [--nodes TYPES]}
      * writes the client configuration to FILE once the cluster is up. A line {@value #STOP_FPGA_NODE}
      * on standard input stops the FPGA node's NodeManager.
      */
@@ -515,19 +676,23 @@ public final class EmbeddedCluster implements AutoCloseable {
             .desc("where to write the client configuration once the cluster is up").build());
         options.addOption(Option.builder().longOpt("fpga-devices").hasArg().argName("N").type(Number.class)
             .desc("simulated FPGAs of the FPGA node (default " + DEFAULT_FPGA_DEVICES + ")").build());
+        options.addOption(Option.builder().longOpt("nodes").hasArg().argName("TYPES")
+            .desc("node types with optional counts, e.g. x86,arm (default: an x86 node and the FPGA node)").build());
         CommandLine cl;
         int devices;
+        List<NodeSpec> specs;
         try {
             cl = new DefaultParser().parse(options, generic.getRemainingArgs());
             devices = cl.hasOption("fpga-devices") ? ((Number) cl.getParsedOptionValue("fpga-devices")).intValue() : DEFAULT_FPGA_DEVICES;
-        } catch (ParseException e) {
+            specs = cl.hasOption("nodes") ? NodeSpec.parse(cl.getOptionValue("nodes"), devices) : NodeSpec.of(DEFAULT_NODES, devices);
+        } catch (ParseException | IllegalArgumentException e) {
             System.err.println("EmbeddedCluster: " + e.getMessage() + " (usage: EmbeddedCluster [-D k=v]... --client-conf FILE "
-                + "[--fpga-devices N])");
+                + "[--fpga-devices N] [--nodes TYPES])");
             System.exit(2);
             return;
         }
         Path clientConf = Path.of(cl.getOptionValue("client-conf")).toAbsolutePath();
-        try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, devices)) {
+        try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, specs)) {
             AtomicFiles.write(clientConf, c.config()::writeXml);
             System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
             System.out.flush();

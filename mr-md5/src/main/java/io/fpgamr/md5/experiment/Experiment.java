@@ -142,7 +142,8 @@ public final class Experiment {
         for (Map.Entry<Point.Shape, List<Point>> e : byShape.entrySet()) {
             Point.Shape shape = e.getKey();
             List<String> clusterArgs = cluster.equals("conf") ? List.of("--cluster", "conf") : shape.args();
-            String sessionName = stamp + (cluster.equals("conf") ? "" : "-n" + shape.nodes() + "f" + shape.fpgaDevices());
+            String sessionName = stamp + (cluster.equals("conf") ? "" : "-n" + shape.nodes() + "f" + shape.fpgaDevices()
+                + (shape.armNodes() > 0 ? "a" + shape.armNodes() : ""));
             Path sessionDir = dir.resolve("runs").resolve(sessionName);
             RunConfig sessionConfig = config(Mode.BENCH, plan.target(), List.of(), clusterArgs, sessionDir);
             err.println("experiment: cluster " + (cluster.equals("conf") ? "of the configuration" : "embedded, " + shape));
@@ -241,6 +242,10 @@ public final class Experiment {
         if (JobEnergy.NO_SOURCE.equals(e.status())) {
             flags.add("no-power-source");
         }
+        if (s.mapsByNode().values().stream().anyMatch(io.fpgamr.md5.cli.MapsOnNode::emulated)) {
+            // maps on an ARM node's armhf JVM under QEMU: their times are the emulation's, their energy the host's
+            flags.add("emulated-arm");
+        }
         FpgaFigures f = s.fpga();
         double mapTasks = 0;
         double startup = 0;
@@ -268,7 +273,8 @@ public final class Experiment {
         Map<String, Long> byEngine = new TreeMap<>();
         for (Balance.NodeShare n : b.nodes().values()) {
             for (Balance.EngineShare e : n.engines()) {
-                byEngine.merge(n.type() + "/" + e.kind() + (e.simulated() ? "-simulated" : ""), e.valuesHashed(), Long::sum);
+                byEngine.merge(n.type() + "/" + e.kind() + (e.simulated() ? "-simulated" : "")
+                    + (e.speedSource() != null && e.speedSource().endsWith("-emulated") ? "-emulated" : ""), e.valuesHashed(), Long::sum);
             }
         }
         List<String> parts = new ArrayList<>();

@@ -9,9 +9,9 @@ import java.util.List;
  * {@code results.csv}: a resumed run skips the runs of a point already there.
  *
  * @param job      {@code fpgamr} (the bench job) or {@code baseline} (the plain Hadoop job)
- * @param nodeType {@code x86} (this machine's CPU) or {@code fpga} (the FPGA node: on the embedded cluster a simulated device, which the
- *                 run's flags say)
- * @param nodes    NodeManagers doing the work: CPU nodes for x86, the one FPGA node for fpga
+ * @param nodeType {@code x86} (this machine's CPU), {@code fpga} (the FPGA node: on the embedded cluster a simulated device, which the
+ *                 run's flags say) or {@code arm} (ARM nodes: on the embedded cluster an armhf JVM under QEMU, emulated)
+ * @param nodes    NodeManagers doing the work: CPU nodes for x86, the one FPGA node for fpga, ARM nodes for arm
  */
 public record Point(String job, String nodeType, int bits, int ppk, int maps, int reducers, int nodes) {
 
@@ -33,24 +33,39 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
         return nodeType.equals("fpga");
     }
 
+    /** An ARM point: its maps run on ARM nodes, emulated on the embedded cluster. */
+    public boolean arm() {
+        return nodeType.equals("arm");
+    }
+
     /**
      * The embedded cluster this point needs: its NodeManagers and simulated FPGAs. An FPGA point's
      * maps run on the FPGA node only (every map asks for a device); a CPU node beside it takes reduces.
+     * An ARM point's maps run on its ARM nodes only ({@code --maps-on arm}); an x86 node beside them
+     * runs the ApplicationMaster and the reduces.
      */
     public Shape shape(int fpgaDevices) {
-        return fpga() ? new Shape(nodes + 1, fpgaDevices) : new Shape(nodes, 0);
+        return fpga() ? new Shape(nodes + 1, fpgaDevices) : arm() ? new Shape(nodes + 1, 0, nodes) : new Shape(nodes, 0);
     }
 
-    /** An embedded cluster's size. */
-    public record Shape(int nodes, int fpgaDevices) {
+    /** An embedded cluster's size: its NodeManagers, its simulated FPGAs, and of its nodes the ARM nodes (beside one x86 node). */
+    public record Shape(int nodes, int fpgaDevices, int armNodes) {
+        public Shape(int nodes, int fpgaDevices) {
+            this(nodes, fpgaDevices, 0);
+        }
+
         /** The launcher's flags that start such a cluster. */
         public List<String> args() {
+            if (armNodes > 0) {
+                return List.of("--cluster", "embedded", "--nodes", "x86,arm:" + armNodes, "--maps-on", "arm");
+            }
             return List.of("--cluster", "embedded", "--nodes", Integer.toString(nodes), "--fpga-devices", Integer.toString(fpgaDevices));
         }
 
         @Override
         public String toString() {
-            return nodes + " node" + (nodes == 1 ? "" : "s") + (fpgaDevices > 0 ? ", " + fpgaDevices + " simulated FPGAs" : "");
+            return nodes + " node" + (nodes == 1 ? "" : "s") + (fpgaDevices > 0 ? ", " + fpgaDevices + " simulated FPGAs" : "")
+                + (armNodes > 0 ? ", " + armNodes + " of them ARM (armhf JVM under QEMU, emulated)" : "");
         }
     }
 

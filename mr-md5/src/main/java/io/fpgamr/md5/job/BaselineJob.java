@@ -73,7 +73,7 @@ public final class BaselineJob {
 
         @Override
         protected void cleanup(Context context) throws IOException {
-            TaskSpans.writeMap(context, "cpu", false, setupMs, hashed);
+            TaskSpans.writeMap(context, "cpu", false, setupMs, hashed, MapPlatform.of("java"));
         }
     }
 

@@ -181,8 +181,9 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         context.getCounter(Md5Counters.MAP_READ_US).increment(readNs / 1000);
         context.getCounter(Md5Counters.MAP_WRITE_US).increment(Math.max(0, writeNs) / 1000);
         context.getCounter(Md5Counters.MAP_TASKS).increment(1);
+        MapPlatform platform = MapPlatform.of(engine);
         engine.close();
         ENGINE_KIND.remove();
-        TaskSpans.writeMap(context, engine.kind(), engine.simulated(), startMs, counted);
+        TaskSpans.writeMap(context, engine.kind(), engine.simulated(), startMs, counted, platform);
     }
 }

@@ -1,6 +1,7 @@
 package io.fpgamr.md5.job;
 
 import io.fpgamr.energy.TaskSpan;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -11,6 +12,8 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -25,18 +28,25 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
  */
 public final class TaskSpans {
     static final String PREFIX = "_span-";
+    /** A map's platform ({@link MapPlatform}), beside its span. */
+    static final String PLATFORM_PREFIX = "_platform-";
 
     private TaskSpans() {
     }
 
     /**
      * Records a map that began at {@code setupMs} (its JVM's start in a YARN container) and ends now,
-     * having hashed {@code values} (as its engine counted them) on {@code hardware} (cpu, fpga).
+     * having hashed {@code values} (as its engine counted them) on {@code hardware} (cpu, fpga), on
+     * {@code platform} (as the map saw it).
      */
-    static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, String hardware, boolean simulated, long setupMs, long values)
-        throws IOException {
+    static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, String hardware, boolean simulated, long setupMs, long values,
+        MapPlatform platform) throws IOException {
         write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), hardware, simulated, taskStart(setupMs), setupMs,
             System.currentTimeMillis(), values));
+        Path file = workFile(context, PLATFORM_PREFIX + taskId(context));
+        try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
+            out.write(platform.line() + "\n");
+        }
     }
 
     /** Records a reduce whose input was shuffled and merged at {@code readyMs} and that ends now. */
@@ -75,16 +85,36 @@ public final class TaskSpans {
 
     /** Writes the span into the task attempt's work output, committed with the task. */
     private static void write(TaskInputOutputContext<?, ?, ?, ?> context, TaskSpan span) throws IOException {
-        Path file;
+        Path file = workFile(context, PREFIX + span.task());
+        try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
+            TaskSpan.CSV.write(out, List.of(span));
+        }
+    }
+
+    /** A side file in the task attempt's work output, committed with the task. */
+    private static Path workFile(TaskInputOutputContext<?, ?, ?, ?> context, String name) throws IOException {
         try {
-            file = new Path(FileOutputFormat.getWorkOutputPath(context), PREFIX + span.task());
+            return new Path(FileOutputFormat.getWorkOutputPath(context), name);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while finding the task's work output", e);
         }
-        try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
-            TaskSpan.CSV.write(out, List.of(span));
+    }
+
+    /** The maps' platforms committed into a job's output directory, by task. */
+    public static Map<String, MapPlatform> readPlatforms(FileSystem fs, Path outputDir) throws IOException {
+        Map<String, MapPlatform> byTask = new TreeMap<>();
+        for (FileStatus st : fs.listStatus(outputDir, p -> p.getName().startsWith(PLATFORM_PREFIX))) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
+                String line = in.readLine();
+                try {
+                    byTask.put(st.getPath().getName().substring(PLATFORM_PREFIX.length()), MapPlatform.parse(line == null ? "" : line));
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(st.getPath() + ": " + e.getMessage(), e);
+                }
+            }
         }
+        return byTask;
     }
 
     /** The spans committed into a job's output directory. */

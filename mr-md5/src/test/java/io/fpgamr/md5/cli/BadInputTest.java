@@ -110,6 +110,17 @@ class BadInputTest {
     }
 
     @Test
+    void nodeTypesThatDoNotMakeACluster() {
+        assertUsageError("--nodes: a node type is one of x86, fpga, arm, arm-fpga, with an optional count (x86:2); got 'risc-v'",
+            "search", TARGET, "--nodes", "x86,risc-v");
+        assertUsageError("--nodes: the count of x86 nodes must be in 1..16, got '0'", "search", TARGET, "--nodes", "x86:0");
+        assertUsageError("--nodes: an embedded cluster needs an x86 node (it runs the job's ApplicationMaster and reducers)",
+            "search", TARGET, "--nodes", "arm:2");
+        assertUsageError("--nodes: fpga nodes need simulated FPGAs: --fpga-devices must be at least 1",
+            "search", TARGET, "--nodes", "x86,fpga", "--fpga-devices", "0");
+    }
+
+    @Test
     void unknownOptionsAndCommands() {
         assertUsageError("Unrecognized option: --bogus", "search", TARGET, "--bogus");
         assertUsageError("unknown command 'find'", "find", TARGET);

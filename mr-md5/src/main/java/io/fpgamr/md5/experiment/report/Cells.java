@@ -29,6 +29,9 @@ final class Cells {
     }
 
     static String label(List<ResultRow> rs) {
+        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("emulated-arm"))) {
+            return " (emulated)";
+        }
         return rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("simulated-fpga")) ? " (simulated)" : "";
     }
 

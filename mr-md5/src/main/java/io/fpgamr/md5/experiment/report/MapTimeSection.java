@@ -25,7 +25,8 @@ final class MapTimeSection {
                     continue;
                 }
                 String type = r.nodeType() + (r.flags() != null && r.flags().contains("simulated-fpga")
-                    ? " (simulated: the engine is a CPU running the RTL)" : "");
+                    ? " (simulated: the engine is a CPU running the RTL)" : "")
+                    + (r.flags() != null && r.flags().contains("emulated-arm") ? " (emulated: an armhf JVM under QEMU)" : "");
                 double[] a = byType.computeIfAbsent(type, k -> new double[9]);
                 a[0] += r.mapTasksS() + nz(r.sortS());
                 a[1] += r.startupS();

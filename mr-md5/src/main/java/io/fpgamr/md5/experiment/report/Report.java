@@ -17,7 +17,8 @@ import java.util.Locale;
  * hardware ({@link HardwareSection}); the framework's overhead, the plain Hadoop job against fpgamr's
  * beside the thesis's stock and patched Disco ({@link FrameworkSection}); how the work fell on the nodes
  * ({@link BalanceSection}); where the maps' time goes
- * ({@link MapTimeSection}); the modelled ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
+ * ({@link MapTimeSection}); the emulated ARM node and a modelled Cortex-A9 ({@link ArmSection}); the modelled
+ * ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
  * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled and
  * declared figures are labelled where they appear, and every ratio cell says the basis of both its
  * figures ({@code [declared: modelled ÷ measured]}).
@@ -47,6 +48,7 @@ public final class Report {
         FrameworkSection.render(c);
         BalanceSection.render(c);
         MapTimeSection.render(c);
+        ArmSection.render(c);
         ArmFpgaSection.render(c);
         PowerSection.render(c);
         FailuresSection.render(c);

@@ -95,7 +95,8 @@ final class SweepSection {
                 k = " " + ratio(tpw.n() == 0 ? null : tpw.mean(), tpw1, energyBasis(rs), energyBasis(c.runs(points.get(0).id()))) + " | " + th.map(e -> Published.Entry.formatK(e.kTpw())).orElse("")
                     + " |";
             }
-            c.line("| " + p.job() + " | " + p.nodeType() + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | " + p.nodes() + " | " + basis(rs)
+            c.line("| " + p.job() + " | " + p.nodeType() + (p.arm() ? label(rs) : "") + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | "
+                + p.nodes() + " | " + basis(rs)
                 + " | " + fmt(stat(rs, ResultRow::energyJ)) + " | " + fmt(stat(rs, ResultRow::meanW)) + " | " + fmt(tpw) + " | "
                 + fmtSci(stat(rs, ResultRow::ed2pJs2)) + " | " + th.map(e -> Published.Entry.format(e.tpw()) + " (" + e.node() + ")").orElse("")
                 + " | " + ratio(tpw.n() == 0 ? null : tpw.mean(), th.map(e -> Published.Entry.mean(e.tpw())).orElse(null), energyBasis(rs), "measured")
@@ -149,10 +150,11 @@ final class SweepSection {
 
     /**
      * The thesis's row a point of a sweep stands for: its x86 rows for this machine's CPU, its ARM
-     * rows for the node-count study (the thesis scaled ARM boards only), none for a simulated FPGA.
+     * rows for the node-count study (the thesis scaled ARM boards only), none for a simulated FPGA
+     * nor an emulated ARM node (ArmSection puts those beside the thesis's Novena, without ratios).
      */
     private Optional<Published.Entry> thesis(Point p, boolean scaling) {
-        if (!p.job().equals("fpgamr") || p.fpga()) {
+        if (!p.job().equals("fpgamr") || p.fpga() || p.arm()) {
             return Optional.empty();
         }
         return c.published.find(scaling ? "arm" : "x86", s.thesisFramework(), p.ppk(), s.thesisReducers(p.reducers()), p.nodes(), scaling);
