@@ -377,7 +377,10 @@ static int check_interrupt(doctor *d)
     if (d->bus.wait_irq(d->bus.ctx, 0) > 0) d->bus.irq_done(d->bus.ctx);  /* a stale event */
     wr(d, FPGAMR_REG_FILTER_ADDR, 0);
     for (unsigned i = 0; i < FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS; i++) wr(d, FPGAMR_REG_FILTER_DATA, 0);
+    /* IRQ_ENABLE before IRQ_STATUS: a plain register reaches the device no
+     * later than the next write with a side effect (what node-sim traps) */
     wr(d, FPGAMR_REG_IRQ_ENABLE, FPGAMR_IRQ_ENABLE_DONE_MASK | FPGAMR_IRQ_ENABLE_ERROR_MASK);
+    clear_irq(d);
     fpgamr_job j = {FPGAMR_OP_SEARCH, 4, 0, PROBE_VALUES, NULL, 0, &ring, 0, cap};
     uint32_t seq = rd(d, FPGAMR_REG_JOBS_STARTED) + 1;
     int rc = d->bus.submit(d->bus.ctx, &j, err, sizeof err);
