@@ -43,7 +43,7 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
  * on a usage error.
  */
 final class Doctor {
-    static final String USAGE = "usage: fpgamr doctor [--device uio:/dev/uioN|vsim:pipelines=N[,...]] [--exporter HOST:PORT] [--values N]";
+    static final String USAGE = "usage: fpgamr doctor [--device uio:/dev/uioN|vsim:pipelines=N[,...]] [--exporter HOST:PORT] [--node HOST] [--values N]";
     /** The program that checks the device's layers, built beside libfpgamr.so. */
     static final String PROGRAM = "fpgamr-doctor";
     /** Where the energy exporter's unit is installed (energy/systemd, deploy/ansible's energy_exporter role). */
@@ -58,7 +58,13 @@ final class Doctor {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) throws UsageException {
+        return run(args, new YarnConfiguration(), out);
+    }
+
+    /** With the YARN configuration {@code yarnConf} (the class path's yarn-site.xml for the command). */
+    static int run(String[] args, Configuration yarnConf, PrintStream out) throws UsageException {
         String device = null;
+        String node = null;
         String exporter = null;
         String values = null;
         for (int i = 0; i < args.length; i++) {
@@ -66,6 +72,7 @@ final class Doctor {
                 case "--device" -> device = value(args, ++i, "--device");
                 case "--exporter" -> exporter = value(args, ++i, "--exporter");
                 case "--values" -> values = value(args, ++i, "--values");
+                case "--node" -> node = value(args, ++i, "--node");
                 case "-h", "--help" -> {
                     out.println(USAGE);
                     return 0;
@@ -89,7 +96,7 @@ final class Doctor {
         }
         Doctor d = new Doctor(out);
         boolean hasDevice = d.device(spec, values);
-        d.yarn(hasDevice);
+        d.yarn(yarnConf, node == null ? hostNames() : Set.of(node.toLowerCase(Locale.ROOT)), hasDevice);
         d.exporter(exporter);
         return d.failed ? 1 : 0;
     }
@@ -194,9 +201,12 @@ final class Doctor {
         return found.isEmpty() ? Optional.empty() : Optional.of(found.firstEntry().getValue());
     }
 
-    /** YARN's view: the NodeManager of this host offers yarn.io/fpga, when a ResourceManager is configured here. */
-    private void yarn(boolean hasDevice) {
-        Configuration conf = new YarnConfiguration();
+    /**
+     * YARN's view: the NodeManager of this host ({@code me}: its names and addresses, or --node)
+     * offers yarn.io/fpga, when a ResourceManager is configured here.
+     */
+    private void yarn(Configuration yarnConf, Set<String> me, boolean hasDevice) {
+        Configuration conf = new YarnConfiguration(yarnConf);
         boolean configured = false;
         for (String key : List.of(YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_HOSTNAME, YarnConfiguration.RM_HA_ENABLED)) {
             String[] from = conf.getPropertySources(key);
@@ -238,11 +248,10 @@ final class Doctor {
                 + "): start it, or correct yarn.resourcemanager.hostname in HADOOP_CONF_DIR");
             return;
         }
-        Set<String> me = hostNames();
         NodeReport mine = null;
         for (NodeReport n : nodes) {
             String h = n.getNodeId().getHost().toLowerCase(Locale.ROOT);
-            if (me.contains(h) || me.contains(h.split("\\.")[0])) {
+            if (me.contains(h)) {
                 mine = n;
             }
         }
@@ -268,9 +277,8 @@ final class Doctor {
         Set<String> names = new java.util.TreeSet<>();
         try {
             InetAddress local = InetAddress.getLocalHost();
-            for (String n : List.of(local.getHostName(), local.getCanonicalHostName())) {
+            for (String n : List.of(local.getHostName(), local.getCanonicalHostName(), local.getHostAddress())) {
                 names.add(n.toLowerCase(Locale.ROOT));
-                names.add(n.toLowerCase(Locale.ROOT).split("\\.")[0]);
             }
         } catch (IOException e) {
             names.add("localhost");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fpgamr.energy.EnergyConfig;
 import io.fpgamr.energy.exporter.NodeExporter;
 import io.fpgamr.energy.source.Discovery;
+import io.fpgamr.md5.cluster.EmbeddedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -14,13 +15,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fpgamr doctor}: the native program's device layers on the jar's simulated device, then
- * YARN (none configured on the test class path: n/a) and a real energy exporter, alive or gone.
- * About 10 s (a one-batch DMA round trip on the simulated device, a 3 s interrupt timeout).
+ * YARN (none configured on the test class path: n/a; an embedded cluster's FPGA and CPU
+ * NodeManagers, then its ResourceManager gone) and a real energy exporter, alive or gone.
+ * About 10 s, and the embedded cluster's start (about 40 s here).
  */
 class DoctorTest {
     @TempDir
@@ -37,6 +41,16 @@ class DoctorTest {
         System.arraycopy(args, 0, all, 1, args.length);
         int code = Main.run(all, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Result(code, out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Result run(Configuration yarn, String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = Doctor.run(args, yarn, new PrintStream(out, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8).lines().toList(), "");
+    }
+
+    private static String line(Result r, String layer) {
+        return r.out().stream().filter(l -> l.split(": ")[1].equals(layer)).findFirst().orElseThrow(() -> new AssertionError(r.out()));
     }
 
     private String device() {
@@ -90,6 +104,32 @@ class DoctorTest {
         assertTrue(r.out().get(8).startsWith("FAIL: exporter: the energy exporter does not answer at http://127.0.0.1:" + port
             + "/metrics ("), r.out().get(8));
         assertEquals(2, r.out().stream().filter(l -> l.startsWith("FAIL: ")).count());
+    }
+
+    @Test
+    void yarnSaysWhetherThisNodesNodeManagerOffersTheFpga() throws Exception {
+        Configuration conf;
+        // the FPGA node is 127.0.10.2 (one simulated FPGA), the CPU node 127.0.10.1
+        try (EmbeddedCluster c = EmbeddedCluster.start(new Configuration(), "", 2, 1)) {
+            conf = new YarnConfiguration(c.config());
+            Result fpga = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.2");
+            assertEquals(0, fpga.code(), String.join("\n", fpga.out()));
+            assertTrue(line(fpga, "yarn").matches("ok: yarn: the NodeManager 127\\.0\\.10\\.2:\\d+ offers yarn\\.io/fpga = 1 \\(0 in use\\)"),
+                line(fpga, "yarn"));
+            Result cpu = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.1");
+            assertEquals(1, cpu.code());
+            assertTrue(line(cpu, "yarn").matches("FAIL: yarn: the NodeManager 127\\.0\\.10\\.1:\\d+ offers no yarn\\.io/fpga: its FPGA plugin "
+                + "is not configured, or finds no healthy device \\(its log; yarn-fpga-resource/README\\.md\\)"), line(cpu, "yarn"));
+            Result other = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.9");
+            assertEquals(1, other.code());
+            assertTrue(line(other, "yarn").startsWith("FAIL: yarn: this node (127.0.10.9) is not among the 2 running NodeManagers of "
+                + "the ResourceManager at "), line(other, "yarn"));
+        }
+        Result gone = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.2");
+        assertEquals(1, gone.code());
+        assertTrue(line(gone, "yarn").startsWith("FAIL: yarn: the ResourceManager at " + conf.get(YarnConfiguration.RM_ADDRESS)
+            + " does not answer ("), line(gone, "yarn"));
+        assertTrue(line(gone, "yarn").endsWith("): start it, or correct yarn.resourcemanager.hostname in HADOOP_CONF_DIR"), line(gone, "yarn"));
     }
 
     @Test
