@@ -36,6 +36,13 @@ if [ "${1:-}" = node-hash ]; then
 		"uio:$(uio_node),timeout_ms=600000" 262144
 fi
 
+# the program node-sim traces for the doctor (jni-fpga/native/tools): every
+# layer of the node's accelerator, the DMA round trip on 4096 values (a
+# simulated batch of 2^18 would take minutes here)
+if [ "${1:-}" = node-doctor ]; then
+	exec fpgamr-doctor --device "uio:$(uio_node),timeout_ms=600000" --values 4096
+fi
+
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -235,6 +242,24 @@ if [ -n "$DT" ]; then
 	expect "no DMA memory freed while the RTL ran, no write after it" \
 		grep -q "DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/hash.log
 	expect "the killed process's buffers are back" test "$(attr buffers_in_use)" = 0
+
+	# the doctor on the node: the real module, device tree, nodes, the RTL's
+	# registers, its interrupt and a DMA round trip (fpgamr-doctor's lines)
+	node-sim -- /init node-doctor > /tmp/doctor.log 2>&1
+	expect "node-sim and the doctor exit 0" test $? = 0
+	sed 's/^/  /' /tmp/doctor.log
+	expect "doctor: module loaded" grep -q "^ok: module: fpgamr.ko loaded" /tmp/doctor.log
+	expect "doctor: the overlay's node" \
+		grep -q "^ok: devicetree: node /.*, compatible \"fpgamr,md5-accel-1.0\"$" /tmp/doctor.log
+	expect "doctor: the UIO and DMA nodes" \
+		grep -qx "ok: device: $(uio_node) (fpgamr-md5) and /dev/$(attr dma_dev): read/write for this user, paired (FPGAMR_IOC_INFO)" /tmp/doctor.log
+	expect "doctor: register map 3" grep -q "^ok: regmap: 3\.[0-9]*, this driver's 3\." /tmp/doctor.log
+	expect "doctor: the design, from the RTL" \
+		grep -q "^ok: design: [1-9][0-9]* pipelines*, [0-9]*-bit bus, [0-9.]* MHz clock, messages of 1..8 bytes (DESIGN_PARAMS $(/fpgamr_test regs | sed -n 's,^FPGAMR-SYSFS reg/DESIGN_PARAMS=,,p'))$" /tmp/doctor.log
+	expect "doctor: the interrupt delivered" grep -q "^ok: interrupt: a 64-value search job ended by its interrupt" /tmp/doctor.log
+	expect "doctor: the DMA round trip equals the CPU kernel (neon)" \
+		grep -q "^ok: dma: 4096 values hashed by the device through its DMA (.*), every digest equal to the CPU kernel's (neon)$" /tmp/doctor.log
+	expect "doctor: seven layers, every one ok" test "$(grep -c '^ok: ' /tmp/doctor.log)" = 7
 	expect "rmmod fpgamr" rmmod fpgamr
 	expect "the node's buffers are back" \
 		sh -c '! dmesg | grep -q "removed with .* buffers"'

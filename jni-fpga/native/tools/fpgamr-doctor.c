@@ -467,10 +467,7 @@ static void check_dma(doctor *d, uint64_t n, int use_irq)
     int ended;
     if (use_irq) {
         ended = d->bus.wait_irq(d->bus.ctx, d->timeout_ms) > 0;
-        if (ended) {
-            poll_end(d, seq, 1000);
-            d->bus.irq_done(d->bus.ctx);
-        }
+        if (ended) poll_end(d, seq, 1000);
     } else {
         ended = poll_end(d, seq, d->timeout_ms);
     }
@@ -487,6 +484,7 @@ static void check_dma(doctor *d, uint64_t n, int use_irq)
         goto out;
     }
     clear_irq(d);
+    if (use_irq) d->bus.irq_done(d->bus.ctx);  /* unmask once IRQ_STATUS is clear */
     if (st & FPGAMR_STATUS_ERROR_MASK) {
         say("FAIL", "dma",
             "the hash job's DMA got a %s at bus address 0x%llx after %llu digests (STATUS 0x%08x): the memory behind the "
