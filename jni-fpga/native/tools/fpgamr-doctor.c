@@ -374,7 +374,10 @@ static int check_interrupt(doctor *d)
     }
     wr(d, FPGAMR_REG_IRQ_ENABLE, 0);
     clear_irq(d);
-    if (d->bus.wait_irq(d->bus.ctx, 0) > 0) d->bus.irq_done(d->bus.ctx);  /* a stale event */
+    /* the line may still be masked by an interrupt nobody acknowledged (a
+     * process killed during its job): unmask it, now that nothing is pending */
+    if (d->bus.wait_irq(d->bus.ctx, 0) > 0) { /* a stale event of this file */ }
+    d->bus.irq_done(d->bus.ctx);
     wr(d, FPGAMR_REG_FILTER_ADDR, 0);
     for (unsigned i = 0; i < FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS; i++) wr(d, FPGAMR_REG_FILTER_DATA, 0);
     /* IRQ_ENABLE before IRQ_STATUS: a plain register reaches the device no
