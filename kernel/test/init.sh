@@ -40,7 +40,7 @@ fi
 # layer of the node's accelerator, the DMA round trip on 4096 values (a
 # simulated batch of 2^18 would take minutes here)
 if [ "${1:-}" = node-doctor ]; then
-	exec fpgamr-doctor --device "uio:$(uio_node),timeout_ms=600000" --values 4096
+	exec fpgamr-doctor --device "uio:$(uio_node),timeout_ms=120000" --values 4096
 fi
 
 /bin/busybox --install -s /bin
@@ -245,9 +245,10 @@ if [ -n "$DT" ]; then
 
 	# the doctor on the node: the real module, device tree, nodes, the RTL's
 	# registers, its interrupt and a DMA round trip (fpgamr-doctor's lines)
-	node-sim -- /init node-doctor > /tmp/doctor.log 2>&1
-	expect "node-sim and the doctor exit 0" test $? = 0
-	sed 's/^/  /' /tmp/doctor.log
+	# (after the killed batch: the line is still masked by its unacknowledged
+	# interrupt, which the doctor unmasks)
+	{ node-sim -- /init node-doctor; echo $? > /tmp/doctor.rc; } 2>&1 | tee /tmp/doctor.log | sed 's/^/  /'
+	expect "node-sim and the doctor exit 0" test "$(cat /tmp/doctor.rc)" = 0
 	expect "doctor: module loaded" grep -q "^ok: module: fpgamr.ko loaded" /tmp/doctor.log
 	expect "doctor: the overlay's node" \
 		grep -q "^ok: devicetree: node /.*, compatible \"fpgamr,md5-accel-1.0\"$" /tmp/doctor.log
