@@ -185,6 +185,10 @@ if [ -n "$DT" ]; then
 		> /tmp/second.out 2>&1
 	expect "a second opener of the held device fails (exit 1)" test $? = 1
 	expect "... saying it is busy" grep -q "device busy" /tmp/second.out
+	fpgamr-doctor --device "uio:$(uio_node)" > /tmp/busy.out 2>&1
+	expect "the doctor on the held device exits 0" test $? = 0
+	expect "... saying it is held by node-search, not failing" \
+		grep -q "^busy: regmap: held by process [0-9]* (node-search), a running job: not a failure" /tmp/busy.out
 	rm -f /tmp/held
 	wait $NODE
 	expect "node-sim and the search exit 0" test $? = 0
@@ -261,7 +265,12 @@ if [ -n "$DT" ]; then
 	expect "doctor: the DMA round trip equals the CPU kernel (neon)" \
 		grep -q "^ok: dma: 4096 values hashed by the device through its DMA (.*), every digest equal to the CPU kernel's (neon)$" /tmp/doctor.log
 	expect "doctor: seven layers, every one ok" test "$(grep -c '^ok: ' /tmp/doctor.log)" = 7
+	node=$(uio_node)
 	expect "rmmod fpgamr" rmmod fpgamr
+	fpgamr-doctor --device "uio:$node" > /tmp/nomod.out 2>&1
+	expect "the doctor without the module exits 1" test $? = 1
+	expect "... its module line failing" \
+		grep -q "^FAIL: module: fpgamr.ko is not loaded (no /sys/module/fpgamr): load it with 'modprobe fpgamr'" /tmp/nomod.out
 	expect "the node's buffers are back" \
 		sh -c '! dmesg | grep -q "removed with .* buffers"'
 fi
