@@ -103,10 +103,10 @@ esac
 seed=${FPGAMR_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 APPEND="quiet panic=-1 oops=panic fpgamr_seed=$seed"
 if [ "$ARCH" = armhf ]; then
-	for f in node-sim node-search native/libfpgamr.so node.dtb; do
+	for f in node-sim node-search native/libfpgamr.so native/fpgamr-doctor node.dtb; do
 		[ -f "$OUT/$f" ] || die "no $OUT/$f (make -C kernel boottest-armhf)"
 	done
-	cp "$OUT/node-sim" "$OUT/node-search" "$ROOT/bin/"
+	cp "$OUT/node-sim" "$OUT/node-search" "$OUT/native/fpgamr-doctor" "$ROOT/bin/"
 	cp "$OUT/native/libfpgamr.so" "$ROOT/lib/"
 	for l in ld-linux-armhf.so.3 libc.so.6 libm.so.6; do
 		cp /usr/arm-linux-gnueabihf/lib/$l "$ROOT/lib/"

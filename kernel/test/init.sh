@@ -36,6 +36,13 @@ if [ "${1:-}" = node-hash ]; then
 		"uio:$(uio_node),timeout_ms=600000" 262144
 fi
 
+# the program node-sim traces for the doctor (jni-fpga/native/tools): every
+# layer of the node's accelerator, the DMA round trip on 4096 values (a
+# simulated batch of 2^18 would take minutes here)
+if [ "${1:-}" = node-doctor ]; then
+	exec fpgamr-doctor --device "uio:$(uio_node),timeout_ms=120000" --values 4096
+fi
+
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -187,6 +194,10 @@ if [ -n "$DT" ]; then
 		> /tmp/second.out 2>&1
 	expect "a second opener of the held device fails (exit 1)" test $? = 1
 	expect "... saying it is busy" grep -q "device busy" /tmp/second.out
+	fpgamr-doctor --device "uio:$(uio_node)" > /tmp/busy.out 2>&1
+	expect "the doctor on the held device exits 0" test $? = 0
+	expect "... saying it is held by node-search, not failing" \
+		grep -q "^busy: regmap: held by process [0-9]* (node-search), a running job: not a failure" /tmp/busy.out
 	rm -f /tmp/held
 	wait $NODE
 	expect "node-sim and the search exit 0" test $? = 0
@@ -244,7 +255,31 @@ if [ -n "$DT" ]; then
 	expect "no DMA memory freed while the RTL ran, no write after it" \
 		grep -q "DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/hash.log
 	expect "the killed process's buffers are back" test "$(attr buffers_in_use)" = 0
+
+	# the doctor on the node: the real module, device tree, nodes, the RTL's
+	# registers, its interrupt and a DMA round trip (fpgamr-doctor's lines)
+	# (after the killed batch: the line is still masked by its unacknowledged
+	# interrupt, which the doctor unmasks)
+	{ node-sim -- /init node-doctor; echo $? > /tmp/doctor.rc; } 2>&1 | tee /tmp/doctor.log | sed 's/^/  /'
+	expect "node-sim and the doctor exit 0" test "$(cat /tmp/doctor.rc)" = 0
+	expect "doctor: module loaded" grep -q "^ok: module: fpgamr.ko loaded" /tmp/doctor.log
+	expect "doctor: the overlay's node" \
+		grep -q "^ok: devicetree: node /.*, compatible \"fpgamr,md5-accel-1.0\"$" /tmp/doctor.log
+	expect "doctor: the UIO and DMA nodes" \
+		grep -qx "ok: device: $(uio_node) (fpgamr-md5) and /dev/$(attr dma_dev): read/write for this user, paired (FPGAMR_IOC_INFO)" /tmp/doctor.log
+	expect "doctor: register map 3" grep -q "^ok: regmap: 3\.[0-9]*, this driver's 3\." /tmp/doctor.log
+	expect "doctor: the design, from the RTL" \
+		grep -q "^ok: design: [1-9][0-9]* pipelines*, [0-9]*-bit bus, [0-9.]* MHz clock, messages of 1..8 bytes (DESIGN_PARAMS $(/fpgamr_test regs | sed -n 's,^FPGAMR-SYSFS reg/DESIGN_PARAMS=,,p'))$" /tmp/doctor.log
+	expect "doctor: the interrupt delivered" grep -q "^ok: interrupt: a 64-value search job ended by its interrupt" /tmp/doctor.log
+	expect "doctor: the DMA round trip equals the CPU kernel (neon)" \
+		grep -q "^ok: dma: 4096 values hashed by the device through its DMA (.*), every digest equal to the CPU kernel's (neon)$" /tmp/doctor.log
+	expect "doctor: seven layers, every one ok" test "$(grep -c '^ok: ' /tmp/doctor.log)" = 7
+	node=$(uio_node)
 	expect "rmmod fpgamr" rmmod fpgamr
+	fpgamr-doctor --device "uio:$node" > /tmp/nomod.out 2>&1
+	expect "the doctor without the module exits 1" test $? = 1
+	expect "... its module line failing" \
+		grep -q "^FAIL: module: fpgamr.ko is not loaded (no /sys/module/fpgamr): load it with 'modprobe fpgamr'" /tmp/nomod.out
 	expect "the node's buffers are back" \
 		sh -c '! dmesg | grep -q "removed with .* buffers"'
 fi

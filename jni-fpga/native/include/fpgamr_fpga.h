@@ -12,7 +12,7 @@
  *                                    DMA buffers from /dev/fpgamr-dmaK,
  *                                    kernel/include/uapi/linux/fpgamr.h)
  *   "vsim:pipelines=N[,mhz=F][,stall=P][,seed=S][,lib=PATH][,lock=PATH]
- *        [,timeout_ms=T][,batch=B][,wait_ms=W][,fault=KIND@K]"
+ *        [,timeout_ms=T][,batch=B][,wait_ms=W][,fault=KIND@K][,regmap=M.N]"
  *                                    the Verilated model of the same HDL,
  *                                    libfpgamr-vsim-pN.so, found at lib=, in
  *                                    $FPGAMR_VSIM_DIR, beside the library
@@ -36,6 +36,15 @@
  *   drop@K       the device silently does only the first half of the batch:
  *                the call succeeds, values_done (the device's own count)
  *                falls short, and short_batches counts it
+ *   irq_lost@K   from batch K on the interrupt never reaches the host
+ *                (the batches complete; the driver times out as for hang)
+ *   dma_stall@K  from batch K on the device's memory answers no handshake:
+ *                a hash batch never completes until the driver aborts it
+ *                (FPGAMR_ETIMEDOUT); a search without hits moves no data
+ *   (and regmap=MAJOR[.MINOR]: the device reports that register map
+ *   version, which the driver refuses at open unless MAJOR is its own)
+ * These two and regmap= are the board's broken wiring, for fpgamr-doctor's
+ * tests (tools/fpgamr-doctor.c).
  * values_done of a failing call counts the batches done before the fault.
  * A device belongs to one process (flock on the UIO node, or on the vsim
  * lock file, default $TMPDIR/fpgamr-vsim-pN.lock, /tmp without TMPDIR); a

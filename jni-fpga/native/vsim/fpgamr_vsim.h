@@ -34,6 +34,15 @@ unsigned fpgamr_vsim_pipelines(void);
  *                          the host writes ABORT (the job then ends aborted)
  *               drop       the job starts with half its COUNT: it completes,
  *                          and DONE shows fewer values than the host asked
+ *               irq_lost   from job K on, the interrupt line never reaches the
+ *                          host (wait_irq times out; the jobs complete and
+ *                          STATUS says so): an interrupt that is not wired
+ *               dma_stall  from job K on, the memory withholds every AXI
+ *                          handshake: a job that moves data never ends,
+ *                          until the host writes ABORT (its bursts then
+ *                          drain and it ends aborted): a port not enabled
+ *   regmap=MAJOR[.MINOR]  REGMAP_VERSION reads so: a design of another
+ *             register map (the driver refuses it at open)
  * Starts the clock thread. NULL on error, with a message in err. */
 fpgamr_vsim *fpgamr_vsim_create(const char *opts, char *err, size_t errlen);
 void fpgamr_vsim_destroy(fpgamr_vsim *v);

@@ -11,7 +11,11 @@
 // mapped region answers SLVERR (dma_error; a search job also gets a filter that
 // every value hits, so that it writes match records), the clock stops until the
 // host aborts the job (hang), or the job is started with half its COUNT (drop).
-// The next START undoes what dma_error changed.
+// The next START undoes what dma_error changed. Two faults are the board's broken wiring, in force
+// from job K on: the interrupt line never reaches the host (irq_lost: the jobs complete, STATUS says
+// so), or the memory answers no AXI handshake (dma_stall: every DMA job waits, until the host aborts
+// it, for a port that is not enabled). Option regmap=MAJOR.MINOR makes REGMAP_VERSION read so: a
+// design built for another register map.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -47,15 +51,20 @@ struct fpgamr_vsim {
     std::atomic<uint64_t> api_ns{0};
     uint64_t next_bus = 0x10000000ull;
     std::vector<uint64_t> regions;  // bus addresses of the mapped host memory
+    int stall = 0;                  // the stall= option
 
     // fault injection: what the host last wrote, and the fault's state
-    enum Fault { NONE, DMA_ERROR, HANG, DROP } fault = NONE;
+    enum Fault { NONE, DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL } fault = NONE;
     uint64_t fault_job = 0;      // K: the job (START) that goes wrong, from 1
     uint64_t starts = 0;         // STARTs since create
     uint32_t mode = 0, count_lo = 0, count_hi = 0, filter_addr = 0;
     uint32_t filter[FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS] = {};
     bool undo = false;           // dma_error changed regions and filter
     bool frozen = false;         // hang: the clock stands still until an ABORT
+    bool irq_cut = false;        // irq_lost: the line never reaches the host
+    bool stalled = false;        // dma_stall: the memory withholds every handshake until an ABORT
+    bool regmap_set = false;     // regmap=: REGMAP_VERSION as given
+    uint32_t regmap = 0;
 
     void loop()
     {
@@ -125,7 +134,8 @@ uint64_t opt_u64(const char *opts, const char *key, uint64_t def)
 bool parse_fault(const char *v, fpgamr_vsim::Fault *kind, uint64_t *job)
 {
     static const struct { const char *name; fpgamr_vsim::Fault kind; } kinds[] = {
-        {"dma_error@", fpgamr_vsim::DMA_ERROR}, {"hang@", fpgamr_vsim::HANG}, {"drop@", fpgamr_vsim::DROP}};
+        {"dma_error@", fpgamr_vsim::DMA_ERROR}, {"hang@", fpgamr_vsim::HANG}, {"drop@", fpgamr_vsim::DROP},
+        {"irq_lost@", fpgamr_vsim::IRQ_LOST}, {"dma_stall@", fpgamr_vsim::DMA_STALL}};
     for (const auto &k : kinds) {
         size_t n = strlen(k.name);
         if (strncmp(v, k.name, n) != 0) continue;
@@ -150,7 +160,13 @@ void before_start(fpgamr_vsim *v)
         sim->reg_write(FPGAMR_REG_FILTER_ADDR, v->filter_addr);
         v->undo = false;
     }
-    if (++v->starts != v->fault_job) return;
+    ++v->starts;
+    if (v->fault == fpgamr_vsim::IRQ_LOST && v->starts >= v->fault_job) v->irq_cut = true;
+    if (v->fault == fpgamr_vsim::DMA_STALL && v->starts >= v->fault_job) {
+        sim->set_stall(100);  // no ready, no valid on the memory side
+        v->stalled = true;
+    }
+    if (v->starts != v->fault_job) return;
     switch (v->fault) {
     case fpgamr_vsim::DMA_ERROR:
         for (uint64_t b : v->regions) sim->set_region_resp(b, 2);  // SLVERR
@@ -189,6 +205,10 @@ void host_write(fpgamr_vsim *v, uint32_t off, uint32_t val)
     case FPGAMR_REG_CTRL:
         if (val & FPGAMR_CTRL_START_MASK) before_start(v);
         if (val & FPGAMR_CTRL_ABORT_MASK) v->frozen = false;  // the hung job drains and ends aborted
+        if ((val & FPGAMR_CTRL_ABORT_MASK) && v->stalled) {     // the stalled job's bursts drain, it ends aborted
+            v->sim->set_stall(v->stall);
+            v->stalled = false;
+        }
         break;
     default:
         break;
@@ -214,12 +234,32 @@ fpgamr_vsim *fpgamr_vsim_create(const char *opts, char *err, size_t errlen)
     }
     const char *fault = opt(opts, "fault");
     if (fault && !parse_fault(fault, &v->fault, &v->fault_job)) {
-        if (err && errlen) snprintf(err, errlen, "vsim: bad fault option (want fault=dma_error@K, hang@K or drop@K, K >= 1)");
+        if (err && errlen)
+            snprintf(err, errlen, "vsim: bad fault option (want fault=dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K, K >= 1)");
         delete v;
         return nullptr;
     }
+    if (const char *rm = opt(opts, "regmap")) {
+        char *dot = nullptr, *end = nullptr;
+        unsigned long major = strtoul(rm, &dot, 10), minor = 0;
+        bool ok = dot != rm && major <= 0xFFFF;
+        if (ok && *dot == '.') {
+            minor = strtoul(dot + 1, &end, 10);
+            ok = end != dot + 1 && minor <= 0xFFFF && (!*end || *end == ',');
+        } else {
+            ok = ok && (!*dot || *dot == ',');
+        }
+        if (!ok) {
+            if (err && errlen) snprintf(err, errlen, "vsim: bad regmap option (want regmap=MAJOR[.MINOR])");
+            delete v;
+            return nullptr;
+        }
+        v->regmap_set = true;
+        v->regmap = (uint32_t)(major << 16 | minor);
+    }
     v->sim = new Md5accSim((uint32_t)opt_u64(opts, "seed", 1));
-    v->sim->set_stall((int)opt_u64(opts, "stall", 0));
+    v->stall = (int)opt_u64(opts, "stall", 0);
+    v->sim->set_stall(v->stall);
     v->th = std::thread([v] { v->loop(); });
     return v;
 }
@@ -240,6 +280,7 @@ void fpgamr_vsim_destroy(fpgamr_vsim *v)
 uint32_t fpgamr_vsim_reg_read(fpgamr_vsim *v, uint32_t off)
 {
     HostLock h(v);
+    if (off == FPGAMR_REG_REGMAP_VERSION && v->regmap_set) return v->regmap;
     return v->sim->reg_read(off);
 }
 
@@ -287,7 +328,7 @@ int fpgamr_vsim_wait_irq(fpgamr_vsim *v, int timeout_ms)
             v->host_waiting.fetch_add(1);
             std::unique_lock<std::mutex> lk(v->m);
             v->host_waiting.fetch_sub(1);
-            if (v->sim->irq()) return 1;
+            if (v->sim->irq() && !v->irq_cut) return 1;
         }
         if (std::chrono::steady_clock::now() >= deadline) return 0;
         std::this_thread::sleep_for(std::chrono::microseconds(50));

@@ -138,6 +138,9 @@ public final class NativeArtifacts {
             bytes = in.readAllBytes();
         }
         int dot = name.lastIndexOf('.');
+        if (dot < 0) {  // a program (fpgamr-doctor)
+            dot = name.length();
+        }
         String file = name.substring(0, dot) + "-" + sha256(bytes).substring(0, 16) + name.substring(dot);
         Path target = cacheDir().resolve(platform).resolve(file);
         if (!Files.isRegularFile(target) || Files.size(target) != bytes.length) {

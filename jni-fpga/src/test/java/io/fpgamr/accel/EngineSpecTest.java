@@ -63,6 +63,12 @@ class EngineSpecTest {
         assertFalse(u.simulated());
         assertEquals(OptionalLong.of(5), u.waitMs());
         assertEquals("uio:/dev/uio1,timeout_ms=2000,wait_ms=5", u.withOptions("timeout_ms=2000").toString());
+
+        // the board's broken wiring, for the doctor's tests
+        DeviceSpec w = DeviceSpec.parse("vsim:regmap=2.7,fault=irq_lost@1,pipelines=4");
+        assertEquals("vsim:pipelines=4,fault=irq_lost@1,regmap=2.7", w.toString());
+        assertEquals(new DeviceSpec.Fault(DeviceSpec.Fault.Kind.IRQ_LOST, 1), w.fault().orElseThrow());
+        assertEquals(DeviceSpec.Fault.Kind.DMA_STALL, DeviceSpec.parse("vsim:fault=dma_stall@2").fault().orElseThrow().kind());
     }
 
     @Test
@@ -77,8 +83,10 @@ class EngineSpecTest {
         assertMessage("device option lib applies to vsim devices only, not uio", "fpga:uio:/dev/uio0,lib=/x.so");
         assertMessage("uio device spec must name the UIO node", "fpga:uio:");
         assertMessage("device option 'mhz' is not key=value", "fpga:vsim:mhz");
-        assertMessage("device option fault must be dma_error@K, hang@K or drop@K", "fpga:vsim:fault=melt@1");
-        assertMessage("device option fault must be dma_error@K, hang@K or drop@K", "fpga:vsim:fault=hang@0");
+        assertMessage("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K", "fpga:vsim:fault=melt@1");
+        assertMessage("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K", "fpga:vsim:fault=hang@0");
+        assertMessage("device option regmap must be a register map version MAJOR[.MINOR], got '3.x'", "fpga:vsim:regmap=3.x");
+        assertMessage("device option regmap applies to vsim devices only, not uio", "fpga:uio:/dev/uio0,regmap=2");
         IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> DeviceSpec.parse(" "));
         assertEquals("no FPGA device given (--device SPEC)", x.getMessage());
     }

@@ -20,7 +20,8 @@ import java.util.OptionalLong;
  *       {@code wait_ms} (how long an opener waits for a device another process owns, default 0);
  *   <li>vsim only: {@code pipelines} (1..64, default 1), {@code stall} (percent of AXI cycles
  *       withheld), {@code seed}, {@code lib} (the model library), {@code lock} (the ownership lock
- *       file), {@code fault} (an injected fault, {@link Fault}).
+ *       file), {@code fault} (an injected fault, {@link Fault}), {@code regmap} (MAJOR[.MINOR]: the
+ *       register map version the device reports, a design of another map; the driver refuses it).
  * </ul>
  * An unknown option, one the bus does not take, or a malformed value is an
  * {@link IllegalArgumentException} naming it.
@@ -48,6 +49,7 @@ public final class DeviceSpec {
         STALL("stall", Bus.VSIM),
         SEED("seed", Bus.VSIM),
         FAULT("fault", Bus.VSIM),
+        REGMAP("regmap", Bus.VSIM),
         LIB("lib", Bus.VSIM),
         LOCK("lock", Bus.VSIM);
 
@@ -96,6 +98,12 @@ public final class DeviceSpec {
                 case FAULT -> {
                     return Fault.parse(v).toString();
                 }
+                case REGMAP -> {
+                    if (!v.matches("\\d{1,5}(\\.\\d{1,5})?")) {
+                        throw bad("a register map version MAJOR[.MINOR]", v);
+                    }
+                    return v;
+                }
                 default -> {
                     if (v.isEmpty()) {
                         throw bad("a path", v);
@@ -139,7 +147,7 @@ public final class DeviceSpec {
      */
     public record Fault(Kind kind, long batch) {
         public enum Kind {
-            DMA_ERROR, HANG, DROP;
+            DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL;
 
             String key() {
                 return name().toLowerCase(Locale.ROOT);
@@ -148,7 +156,7 @@ public final class DeviceSpec {
 
         public Fault {
             if (kind == null || batch < 1) {
-                throw new IllegalArgumentException("fault must be dma_error@K, hang@K or drop@K with K >= 1");
+                throw new IllegalArgumentException("fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K with K >= 1");
             }
         }
 
@@ -169,7 +177,7 @@ public final class DeviceSpec {
                 }
             }
             if (kind == null || batch < 1) {
-                throw new IllegalArgumentException("device option fault must be dma_error@K, hang@K or drop@K (K >= 1: the "
+                throw new IllegalArgumentException("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K (K >= 1: the "
                         + "device batch, counted from 1), got '" + v + "'");
             }
             return new Fault(kind, batch);

@@ -18,6 +18,7 @@ public final class Main {
         "  search DIGEST... [options]   find MD5 preimages over [0, 2^bits); maps emit only matches",
         "  bench DIGEST... [options]    the thesis's benchmark: every (lsb, message||md5) pair is shuffled",
         "  rate [--bits N] [--accel SPEC]...  values/s of the MD5 engines alone, in this process",
+        "  doctor [--device SPEC]       is this node's accelerator usable: each layer ok or FAIL (module to DMA, YARN, exporter)",
         "  baseline DIGEST... [options] the bench job written the plain Hadoop way (MessageDigest, Text pairs): the baseline",
         "  experiment PLAN --out DIR    the thesis's study as a plan (mr-md5/experiments/): results.csv and report.md",
         "  energy sources|scope|report|exporter|check-dashboard ...  power, joules and TpW (see energy/README.md)",
@@ -56,13 +57,15 @@ public final class Main {
                     return io.fpgamr.md5.experiment.Experiment.run(rest, out, err);
                 case "rate":
                     return EngineRate.run(rest, out);
+                case "doctor":
+                    return Doctor.run(rest, out, err);
                 case "-h":
                 case "--help":
                 case "help":
                     out.println(USAGE);
                     return 0;
                 default:
-                    err.println("fpgamr: unknown command '" + cmd + "' (expected search, bench, rate, experiment or energy; see --help)");
+                    err.println("fpgamr: unknown command '" + cmd + "' (expected search, bench, rate, doctor, experiment or energy; see --help)");
                     return 2;
             }
         } catch (UsageException e) {

@@ -1,0 +1,161 @@
+package io.fpgamr.md5.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fpgamr.energy.EnergyConfig;
+import io.fpgamr.energy.exporter.NodeExporter;
+import io.fpgamr.energy.source.Discovery;
+import io.fpgamr.md5.cluster.EmbeddedCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code fpgamr doctor}: the native program's device layers on the jar's simulated device, then
+ * YARN (none configured on the test class path: n/a; an embedded cluster's FPGA and CPU
+ * NodeManagers, then its ResourceManager gone) and a real energy exporter, alive or gone.
+ * About 10 s, and the embedded cluster's start (about 40 s here).
+ */
+class DoctorTest {
+    @TempDir
+    Path tmp;
+
+    private record Result(int code, List<String> out, String err) {
+    }
+
+    private Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] all = new String[args.length + 1];
+        all[0] = "doctor";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int code = Main.run(all, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Result run(Configuration yarn, String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = Doctor.run(args, yarn, new PrintStream(out, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8).lines().toList(), "");
+    }
+
+    private static String line(Result r, String layer) {
+        return r.out().stream().filter(l -> l.split(": ")[1].equals(layer)).findFirst().orElseThrow(() -> new AssertionError(r.out()));
+    }
+
+    private String device() {
+        return "vsim:pipelines=4,lock=" + tmp.resolve("vsim.lock");
+    }
+
+    private NodeExporter exporter() throws Exception {
+        EnergyConfig cfg = EnergyConfig.fromFlags(List.of("--powercap-root", tmp.resolve("no-powercap").toString(), "--hwmon-root",
+            tmp.resolve("no-hwmon").toString(), "--dev-root", tmp.resolve("dev").toString(), "--apcupsd", "127.0.0.1:1", "--timeout-ms", "200",
+            "--node", "doctor", "--node-type", "x86", "--bind", "127.0.0.1", "--port", "0", "--spool", tmp.resolve("spool").toString()),
+            EnergyConfig.EXPORTER);
+        return NodeExporter.start(cfg, Discovery.discover(cfg.sources()));
+    }
+
+    private static void assertLayers(List<String> out) {
+        assertEquals(List.of("module", "devicetree", "device", "regmap", "design", "interrupt", "dma", "yarn", "exporter"),
+            out.stream().map(l -> l.split(": ")[1]).toList(), String.join("\n", out));
+    }
+
+    @Test
+    void aHealthySimulatedDeviceIsOkOrNotApplicableOnEveryLayer() throws Exception {
+        try (NodeExporter e = exporter()) {
+            Result r = run("--device", device(), "--exporter", "127.0.0.1:" + e.port());
+            assertEquals(0, r.code(), String.join("\n", r.out()) + r.err());
+            assertLayers(r.out());
+            assertEquals("n/a: module: a simulated device (vsim) has no kernel module", r.out().get(0));
+            assertEquals("ok: regmap: 3.0, this driver's 3.0 (DESIGN_ID \"MD5A\")", r.out().get(3));
+            assertTrue(r.out().get(6).matches("ok: dma: 262144 values hashed by the device through its DMA \\(\\d+ device cycles, .* ms here\\), "
+                + "every digest equal to the CPU kernel's \\(\\w+\\)"), r.out().get(6));
+            assertEquals("n/a: yarn: no YARN here: no ResourceManager configured (yarn.resourcemanager.hostname in the yarn-site.xml of "
+                + "HADOOP_CONF_DIR)", r.out().get(7));
+            assertEquals("ok: exporter: the energy exporter answers at http://127.0.0.1:" + e.port() + "/metrics (0 of 0 power sources up)",
+                r.out().get(8));
+            assertTrue(r.out().stream().allMatch(l -> l.startsWith("ok: ") || l.startsWith("n/a: ")), String.join("\n", r.out()));
+        }
+    }
+
+    @Test
+    void anExporterThatIsGoneFailsItsLayerOnly() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Result r = run("--device", device() + ",fault=irq_lost@1,timeout_ms=3000", "--values", "4096", "--exporter", "127.0.0.1:" + port);
+        assertEquals(1, r.code(), String.join("\n", r.out()));
+        assertLayers(r.out());
+        assertTrue(r.out().get(5).startsWith("FAIL: interrupt: the device finished a 64-value search (STATUS.DONE) but no interrupt"),
+            r.out().get(5));
+        assertTrue(r.out().get(6).startsWith("ok: dma: 4096 values hashed"), r.out().get(6));
+        assertTrue(r.out().get(6).endsWith("; its end polled, the interrupt failing"), r.out().get(6));
+        assertTrue(r.out().get(8).startsWith("FAIL: exporter: the energy exporter does not answer at http://127.0.0.1:" + port
+            + "/metrics ("), r.out().get(8));
+        assertEquals(2, r.out().stream().filter(l -> l.startsWith("FAIL: ")).count());
+    }
+
+    @Test
+    void yarnSaysWhetherThisNodesNodeManagerOffersTheFpga() throws Exception {
+        Configuration conf;
+        // the FPGA node is 127.0.10.2 (one simulated FPGA), the CPU node 127.0.10.1
+        try (EmbeddedCluster c = EmbeddedCluster.start(new Configuration(), "", 2, 1)) {
+            conf = new YarnConfiguration(c.config());
+            Result fpga = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.2");
+            assertEquals(0, fpga.code(), String.join("\n", fpga.out()));
+            assertTrue(line(fpga, "yarn").matches("ok: yarn: the NodeManager 127\\.0\\.10\\.2:\\d+ offers yarn\\.io/fpga = 1 \\(0 in use\\)"),
+                line(fpga, "yarn"));
+            Result cpu = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.1");
+            assertEquals(1, cpu.code());
+            assertTrue(line(cpu, "yarn").matches("FAIL: yarn: the NodeManager 127\\.0\\.10\\.1:\\d+ offers no yarn\\.io/fpga: its FPGA plugin "
+                + "is not configured, or finds no healthy device \\(its log; yarn-fpga-resource/README\\.md\\)"), line(cpu, "yarn"));
+            Result other = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.9");
+            assertEquals(1, other.code());
+            assertTrue(line(other, "yarn").startsWith("FAIL: yarn: this node (127.0.10.9) is not among the 2 running NodeManagers of "
+                + "the ResourceManager at "), line(other, "yarn"));
+        }
+        Result gone = run(conf, "--device", device(), "--values", "64", "--node", "127.0.10.2");
+        assertEquals(1, gone.code());
+        assertTrue(line(gone, "yarn").startsWith("FAIL: yarn: the ResourceManager at " + conf.get(YarnConfiguration.RM_ADDRESS)
+            + " does not answer ("), line(gone, "yarn"));
+        assertTrue(line(gone, "yarn").endsWith("): start it, or correct yarn.resourcemanager.hostname in HADOOP_CONF_DIR"), line(gone, "yarn"));
+    }
+
+    @Test
+    void badArgumentsAreUsageErrors() {
+        for (String[] args : List.of(new String[] {"--device", "pcie:0"}, new String[] {"--device", "vsim:pipelines=4,fault=melt@1"},
+            new String[] {"--exporter", "nowhere"}, new String[] {"--values", "0"}, new String[] {"--bogus"}, new String[] {"--device"})) {
+            Result r = run(args);
+            assertEquals(2, r.code(), String.join(" ", args));
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("fpgamr: doctor: "), r.err());
+            assertFalse(r.err().contains("\tat "));
+            assertEquals(List.of(), r.out());
+        }
+    }
+
+    @Test
+    void theFirstAcceleratorIsTheFirstPlatformDeviceNamedFpgamrMd5() throws Exception {
+        Path sys = tmp.resolve("sys");
+        for (String[] u : new String[][] {{"uio0", "serial", "ff100000.uart"}, {"uio1", "fpgamr-md5", "ff300000.md5acc"},
+            {"uio2", "fpgamr-md5", "ff200000.md5acc"}}) {
+            Path dev = Files.createDirectories(sys.resolve("devices/platform").resolve(u[2]));
+            Path dir = Files.createDirectories(sys.resolve("class/uio").resolve(u[0]));
+            Files.writeString(dir.resolve("name"), u[1] + "\n");
+            Files.createSymbolicLink(dir.resolve("device"), dev);
+        }
+        assertEquals("/dev/uio2", Doctor.firstAccelerator(sys).orElseThrow());
+        assertTrue(Doctor.firstAccelerator(tmp.resolve("empty")).isEmpty());
+    }
+}
