@@ -260,9 +260,12 @@ fpgamr_dev *fpgamr_open_rc(const char *spec, int *rcp, char *err, size_t errlen)
         uint32_t khz = rd(d, FPGAMR_REG_CLOCK_KHZ);
         if (khz) d->bus.mhz = khz / 1e3;
     }
-    /* a clean slate: no stale interrupt, interrupts on */
+    /* a clean slate: no stale interrupt, the line unmasked (a process killed
+     * mid-job never acknowledged its interrupt, and the kernel keeps the line
+     * masked until someone does), interrupts on */
     wr(d, FPGAMR_REG_IRQ_STATUS,
        FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK | FPGAMR_IRQ_STATUS_MATCH_MASK);
+    d->bus.irq_done(d->bus.ctx);
     wr(d, FPGAMR_REG_IRQ_ENABLE,
        FPGAMR_IRQ_ENABLE_DONE_MASK | FPGAMR_IRQ_ENABLE_ERROR_MASK | FPGAMR_IRQ_ENABLE_MATCH_MASK);
     if (rcp) *rcp = 0;
