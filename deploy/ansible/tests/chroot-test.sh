@@ -553,7 +553,7 @@ timeout 300 nsenter --net --uts -t "$holder" -- chroot "$root" \
 cat "$logs/job-fpga.stdout"
 grep -E '^  maps on' "$logs/job-fpga.stderr" || true
 if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest2:\$HEX\[00001234\]" "$logs/job-fpga.stdout" \
-   || ! grep -Eq '^  maps on fpga1[^ ]*: 0 cpu, [1-9][0-9]* fpga' "$logs/job-fpga.stderr"; then
+   || ! grep -Eq '^  maps on fpga1[^ ]*( \([^)]*\))?: 0 cpu, [1-9][0-9]* fpga' "$logs/job-fpga.stderr"; then
   tail -n 30 "$logs/job-fpga.stderr" >&2
   tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
   fail "the FPGA job (exit $job_rc) did not run its maps on fpga1's accelerator and print $digest2:\$HEX[00001234]"

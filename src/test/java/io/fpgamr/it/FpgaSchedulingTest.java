@@ -303,7 +303,9 @@ class FpgaSchedulingTest extends OnStandingCluster {
         for (TaskSpan m : claimers) {
             double speed = speed(m);
             double earned = speed * (poolEnd - m.readyMs()) / 1000.0;
-            double unit = 2 * Math.max(UNIT, speed * 0.25);
+            // (half a second rather than the smallest claim's quarter: a map's speed over its span varies by
+            // about that much on a 2-core CI machine whose other lane builds and simulates beside the job)
+            double unit = 2 * Math.max(UNIT, speed * 0.5);
             assertTrue(earned - m.values() <= unit, m.task() + " on " + m.node() + " (" + m.hardware() + ") hashed " + m.values()
                 + ", its speed earns " + (long) earned + " by the pool's end: " + maps);
         }
