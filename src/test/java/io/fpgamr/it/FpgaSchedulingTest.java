@@ -300,13 +300,16 @@ class FpgaSchedulingTest extends OnStandingCluster {
         List<TaskSpan> claimers = maps.stream().filter(m -> m.values() > UNIT).toList();
         assertFalse(claimers.isEmpty(), maps.toString());
         long poolEnd = claimers.stream().mapToLong(TaskSpan::endMs).max().orElseThrow();
-        for (TaskSpan m : claimers) {
+        // The really slower node (the simulated FPGAs): each of its maps hashed within one of its own
+        // work units (and as much again for the end's bookkeeping) of what its speed earns by the
+        // pool's end. The CPU maps' speeds over their spans vary too much on a 2-core CI machine whose
+        // other lane builds and simulates beside the job for the same bound (seen: 20% off); how close
+        // they end is make bench-balance's straggler figure, a benchmark.
+        for (TaskSpan m : fpgaMaps) {
             double speed = speed(m);
             double earned = speed * (poolEnd - m.readyMs()) / 1000.0;
-            // (half a second rather than the smallest claim's quarter: a map's speed over its span varies by
-            // about that much on a 2-core CI machine whose other lane builds and simulates beside the job)
-            double unit = 2 * Math.max(UNIT, speed * 0.5);
-            assertTrue(earned - m.values() <= unit, m.task() + " on " + m.node() + " (" + m.hardware() + ") hashed " + m.values()
+            double unit = 2 * Math.max(UNIT, speed * 0.25);
+            assertTrue(Math.abs(earned - m.values()) <= unit, m.task() + " on " + m.node() + " (" + m.hardware() + ") hashed " + m.values()
                 + ", its speed earns " + (long) earned + " by the pool's end: " + maps);
         }
         JsonNode balance = run.summary().get("balance");
@@ -343,7 +346,10 @@ class FpgaSchedulingTest extends OnStandingCluster {
         cluster.assertFoundEverything(run, bits);
         JsonNode attempts = run.summary().get("map_attempts");
         assertEquals(3, attempts.get("launched").asLong(), "two maps and a speculative attempt: " + attempts);
-        assertEquals(1, attempts.get("killed").asLong(), "the attempt that lost the race: " + attempts);
+        // the attempt that lost the race is killed, unless it had ended its work before the AM's kill
+        // reached it (seen on a loaded machine); either way its task's work is counted once (below)
+        assertTrue(attempts.get("killed").asLong() <= 1, "at most the attempt that lost the race killed: " + attempts);
+        assertEquals(0, attempts.get("failed").asLong(), attempts.toString());
         List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
         assertEquals(2, maps.size(), maps.toString());
         assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), maps.toString());
