@@ -103,6 +103,7 @@ final class ArmFpgaSection {
         AtomicFiles.writeString(c.dir.resolve(ModelRow.FILE), csv.toString());
         c.line("Each run's model, with its sources: [" + ModelRow.FILE + "](" + ModelRow.FILE + ").");
         c.line();
+        c.armFpgaModelledTpw = pointTpw.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
         tpwPerNodeType(c, pointTpw);
     }
 

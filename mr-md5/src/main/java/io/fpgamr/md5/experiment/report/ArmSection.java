@@ -110,6 +110,9 @@ final class ArmSection {
             double cycles = NEON_CPI * neon + OTHER_CPI * (all - neon);
             double core = CLOCK_HZ / cycles;
             double board = CORES * core;
+            if (kind.equals("search")) {
+                c.armModelledRate = board;
+            }
             // the thesis's best measured Novena map stage: chapter 12's patched Disco, 2^28 values
             Published.Entry th = c.published.find("arm", "patched", 262144, 32, 1, false).orElse(null);
             Double thesisRate = th == null ? null : Math.pow(2, 28) / Published.Entry.mean(th.mapS());

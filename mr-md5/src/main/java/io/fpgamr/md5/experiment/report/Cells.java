@@ -28,11 +28,16 @@ final class Cells {
         return v + (same ? "" : " (NOT EXACT)");
     }
 
+    /** What the runs' figures are besides measured: " (emulated)", " (simulated)", " (emulated, simulated)", or "". */
     static String label(List<ResultRow> rs) {
+        List<String> words = new ArrayList<>();
         if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("emulated-arm"))) {
-            return " (emulated)";
+            words.add("emulated");
         }
-        return rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("simulated-fpga")) ? " (simulated)" : "";
+        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("simulated-fpga"))) {
+            words.add("simulated");
+        }
+        return words.isEmpty() ? "" : " (" + String.join(", ", words) + ")";
     }
 
     static String basis(List<ResultRow> rs) {

@@ -112,9 +112,9 @@ final class FrameworkSection {
             }
         }
         c.line();
-        c.line("The thesis's ARM Novena has no counterpart here (no ARM node type in this plan); its ARM-FPGA is compared with fpgamr's "
-            + "simulated FPGA node only in shape: that node's engine is the Verilated design run by a CPU (see the modelled ARM-FPGA node "
-            + "below for the device alone).");
+        c.line("The plain job runs on x86 here; the thesis's ARM Novena and ARM-FPGA rows meet fpgamr's other node types in \"The three "
+            + "node types side by side\" below. The FPGA row is the Verilated design run by a CPU (see the modelled ARM-FPGA device below "
+            + "for the device alone).");
         c.line();
     }
 

@@ -18,7 +18,8 @@ import java.util.Locale;
  * beside the thesis's stock and patched Disco ({@link FrameworkSection}); how the work fell on the nodes
  * ({@link BalanceSection}); where the maps' time goes
  * ({@link MapTimeSection}); the emulated ARM node and a modelled Cortex-A9 ({@link ArmSection}); the modelled
- * ARM-FPGA node ({@link ArmFpgaSection}); the power charts of
+ * ARM-FPGA node ({@link ArmFpgaSection}); the three node types side by side, as the thesis's conclusion
+ * sets them ({@link NodeTypesSection}); the power charts of
  * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled and
  * declared figures are labelled where they appear, and every ratio cell says the basis of both its
  * figures ({@code [declared: modelled ÷ measured]}).
@@ -50,6 +51,7 @@ public final class Report {
         MapTimeSection.render(c);
         ArmSection.render(c);
         ArmFpgaSection.render(c);
+        NodeTypesSection.render(c);
         PowerSection.render(c);
         FailuresSection.render(c);
     }

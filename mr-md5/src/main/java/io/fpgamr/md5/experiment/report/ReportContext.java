@@ -23,6 +23,10 @@ final class ReportContext {
     /** The runs done, per point id, in the order the results list them. */
     final Map<String, List<ResultRow>> ok = new LinkedHashMap<>();
     final List<ResultRow> failed = new ArrayList<>();
+    /** The modelled Cortex-A9 board's search rate, values/s (kernel only), once {@link ArmSection} has counted it; else null. */
+    Double armModelledRate;
+    /** The modelled ARM-FPGA device's TpW (device only), the mean over its points, once {@link ArmFpgaSection} has modelled it; else null. */
+    Double armFpgaModelledTpw;
     private final StringBuilder md = new StringBuilder();
 
     ReportContext(Plan plan, Published published, Path planFolder, List<ResultRow> rows, Path dir) {

@@ -184,6 +184,27 @@ class ReportTest {
     }
 
     @Test
+    void theThreeNodeTypesSideBySideAsTheThesissConclusion() throws Exception {
+        String md = section(render(HW_REPORT), "## The three node types side by side");
+        Table t = tables(md).get(0);
+        assertEquals("TpW fpgamr ÷ thesis patched", t.header().get(8), t.header().toString());
+        List<String> x86 = t.rows().stream().filter(r -> r.get(3).startsWith("x86,")).findFirst().orElseThrow();
+        assertEquals("reference x86 system", x86.get(0));
+        assertEquals("319.40 ± 3.44 / 115.40 ± 1.14", x86.get(1));
+        assertEquals("2263.85 ± 9.95 / 4104.92 ± 19.50", x86.get(2));
+        assertTrue(x86.get(8).endsWith(" [declared: modelled ÷ measured]"), x86.toString());
+        List<String> arm = t.rows().stream().filter(r -> r.get(3).startsWith("arm (emulated)")).findFirst().orElseThrow();
+        assertEquals("ARM Novena", arm.get(0));
+        assertTrue(arm.get(4).endsWith("(emulated)") && arm.get(8).isEmpty() && arm.get(9).startsWith("no ratio: emulated"), arm.toString());
+        List<String> fpga = t.rows().stream().filter(r -> r.get(3).startsWith("fpga (simulated)")).findFirst().orElseThrow();
+        assertEquals("ARM-FPGA (SoCFPGA)", fpga.get(0));
+        assertTrue(fpga.get(8).isEmpty() && fpga.get(9).startsWith("no ratio: a simulated device"), fpga.toString());
+        List<String> device = t.rows().stream().filter(r -> r.get(3).startsWith("ARM-FPGA device, MODELLED, DEVICE ONLY")).findFirst().orElseThrow();
+        assertTrue(device.get(6).endsWith("(device only)") && device.get(8).endsWith("[modelled device only ÷ measured whole node]")
+            && device.get(9).contains("not like for like"), device.toString());
+    }
+
+    @Test
     void theDeviceOnlyModelAndItsClock() throws Exception {
         String arm = section(render(HW_REPORT), "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
         assertTrue(arm.contains("The clock is the design clock, 85.0 MHz (the hardware report ../../hdl/build/report.json (design_clock_mhz)), "
