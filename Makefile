@@ -5,7 +5,7 @@ MVN := mvn -B -ntp -q
 DIGEST ?= 096822475dd517c1089f4b58c7f346ef
 BITS ?= 28
 
-.PHONY: deps deps-test build run test bench bench-job bench-balance bench-kernels bench-fpga clean
+.PHONY: deps deps-test build build-run cds run test bench bench-job bench-balance bench-kernels bench-fpga clean
 
 ## deps: install what building and running need (Debian packages); needs root the first time
 deps:
@@ -15,12 +15,23 @@ deps:
 deps-test:
 	bin/install-deps --test
 
-## build: every Maven module (the native library and FPGA models are built by jni-fpga's build)
+## build: every Maven module (the native library and FPGA models are built by jni-fpga's build) and
+## the class-data sharing archive of bin/fpgamr and the embedded cluster's task JVMs (mr-md5's cds-archive)
 build: deps
 	$(MVN) -DskipTests install
 
+## build-run: what make run's job needs, no more: the 4-pipeline simulated FPGA only (the tests' 1-pipeline
+## model is make build's) and no class-data archive (its training run, an embedded cluster of its own, is
+## the longest step of a first build; make build or make cds adds it, and later runs start their JVMs faster)
+build-run: deps
+	$(MVN) -DskipTests install -Dvsim.pipelines=4 -Dcds.skip=true
+
+## cds: the class-data sharing archive alone, for a tree built by make run
+cds:
+	$(MVN) -DskipTests package -pl mr-md5
+
 ## run: install, build, and run the main job on the embedded cluster at 28 bits
-run: build
+run: build-run
 	bin/fpgamr search $(DIGEST) --bits $(BITS)
 
 ## test: install the test toolchain, build, make the ARM nodes' armhf root (bin/armhf-root), and run every test suite
