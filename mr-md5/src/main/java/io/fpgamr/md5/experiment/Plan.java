@@ -136,8 +136,6 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
             require(s.jobs() != null && !s.jobs().isEmpty() && JOBS.containsAll(s.jobs()), w + ": jobs must list fpgamr and/or baseline");
             require(s.nodeTypes() != null && !s.nodeTypes().isEmpty() && NODE_TYPES.containsAll(s.nodeTypes()),
                 w + ": node_types must list some of x86, fpga, arm, arm-fpga");
-            require(!s.nodeTypes().contains("arm-fpga"), w + ": node type arm-fpga is not available yet: the simulated accelerator's "
-                + "model is built for the build host's platform only (mr-md5/README.md, \"Node types\")");
             require(s.inputs() != null && !s.inputs().isEmpty(), w + ": no inputs");
             for (Input in : s.inputs()) {
                 require(in.ppk() == 1 || in.ppk() == 262144, w + ": ppk must be 1 or 262144, got " + in.ppk());

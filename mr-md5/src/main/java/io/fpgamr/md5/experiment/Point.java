@@ -10,8 +10,9 @@ import java.util.List;
  *
  * @param job      {@code fpgamr} (the bench job) or {@code baseline} (the plain Hadoop job)
  * @param nodeType {@code x86} (this machine's CPU), {@code fpga} (the FPGA node: on the embedded cluster a simulated device, which the
- *                 run's flags say) or {@code arm} (ARM nodes: on the embedded cluster an armhf JVM under QEMU, emulated)
- * @param nodes    NodeManagers doing the work: CPU nodes for x86, the one FPGA node for fpga, ARM nodes for arm
+ *                 run's flags say), {@code arm} (ARM nodes: on the embedded cluster an armhf JVM under QEMU, emulated) or
+ *                 {@code arm-fpga} (ARM nodes with FPGAs: on the embedded cluster both emulated and simulated)
+ * @param nodes    NodeManagers doing the work: CPU nodes for x86, the one FPGA node for fpga, ARM nodes for arm and arm-fpga
  */
 public record Point(String job, String nodeType, int bits, int ppk, int maps, int reducers, int nodes) {
 
@@ -33,22 +34,34 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
         return nodeType.equals("fpga");
     }
 
-    /** An ARM point: its maps run on ARM nodes, emulated on the embedded cluster. */
+    /** An ARM point (arm or arm-fpga): its maps run on ARM nodes, emulated on the embedded cluster. */
     public boolean arm() {
-        return nodeType.equals("arm");
+        return nodeType.equals("arm") || nodeType.equals("arm-fpga");
+    }
+
+    /** Its maps hash on FPGAs: the FPGA node's (an x86 host) or the ARM-FPGA nodes'. */
+    public boolean fpgaMaps() {
+        return fpga() || nodeType.equals("arm-fpga");
     }
 
     /**
      * The embedded cluster this point needs: its NodeManagers and simulated FPGAs. An FPGA point's
      * maps run on the FPGA node only (every map asks for a device); a CPU node beside it takes reduces.
-     * An ARM point's maps run on its ARM nodes only ({@code --maps-on arm}); an x86 node beside them
-     * runs the ApplicationMaster and the reduces.
+     * An ARM point's maps run on its ARM nodes only ({@code --maps-on arm}), an ARM-FPGA point's on
+     * its ARM-FPGA nodes' FPGAs (no other node has one); an x86 node beside them runs the
+     * ApplicationMaster and the reduces.
      */
     public Shape shape(int fpgaDevices) {
-        return fpga() ? new Shape(nodes + 1, fpgaDevices) : arm() ? new Shape(nodes + 1, 0, nodes) : new Shape(nodes, 0);
+        if (arm()) {
+            return new Shape(nodes + 1, fpgaMaps() ? fpgaDevices : 0, nodes);
+        }
+        return fpga() ? new Shape(nodes + 1, fpgaDevices) : new Shape(nodes, 0);
     }
 
-    /** An embedded cluster's size: its NodeManagers, its simulated FPGAs, and of its nodes the ARM nodes (beside one x86 node). */
+    /**
+     * An embedded cluster's size: its NodeManagers, its simulated FPGAs, and of its nodes the ARM
+     * nodes beside one x86 node (ARM-FPGA nodes when it has FPGAs: they hold them).
+     */
     public record Shape(int nodes, int fpgaDevices, int armNodes) {
         public Shape(int nodes, int fpgaDevices) {
             this(nodes, fpgaDevices, 0);
@@ -56,6 +69,9 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
 
         /** The launcher's flags that start such a cluster. */
         public List<String> args() {
+            if (armNodes > 0 && fpgaDevices > 0) {
+                return List.of("--cluster", "embedded", "--nodes", "x86,arm-fpga:" + armNodes, "--fpga-devices", Integer.toString(fpgaDevices));
+            }
             if (armNodes > 0) {
                 return List.of("--cluster", "embedded", "--nodes", "x86,arm:" + armNodes, "--maps-on", "arm");
             }
@@ -65,7 +81,7 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
         @Override
         public String toString() {
             return nodes + " node" + (nodes == 1 ? "" : "s") + (fpgaDevices > 0 ? ", " + fpgaDevices + " simulated FPGAs" : "")
-                + (armNodes > 0 ? ", " + armNodes + " of them ARM (armhf JVM under QEMU, emulated)" : "");
+                + (armNodes > 0 ? ", " + armNodes + " of them ARM" + (fpgaDevices > 0 ? "-FPGA" : "") + " (armhf JVM under QEMU, emulated)" : "");
         }
     }
 
@@ -73,7 +89,7 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
     public List<String> args(String target, int timeoutS) {
         List<String> a = new ArrayList<>(List.of(target, "--bits", Integer.toString(bits), "--ppk", Integer.toString(ppk),
             "--maps", Integer.toString(maps), "--reducers", Integer.toString(reducers), "--repeat", "1",
-            "--timeout", Integer.toString(timeoutS), "--accel", fpga() ? "fpga" : "cpu"));
+            "--timeout", Integer.toString(timeoutS), "--accel", fpgaMaps() ? "fpga" : "cpu"));
         return a;
     }
 }

@@ -2,6 +2,7 @@ package io.fpgamr.md5.experiment.report;
 
 import static io.fpgamr.md5.experiment.report.Cells.fmt;
 import static io.fpgamr.md5.experiment.report.Cells.hashedCell;
+import static io.fpgamr.md5.experiment.report.Cells.label;
 import static io.fpgamr.md5.experiment.report.Cells.ppk;
 import static io.fpgamr.md5.experiment.report.Cells.runsCell;
 import static io.fpgamr.md5.experiment.report.Cells.stat;
@@ -52,24 +53,25 @@ final class ArmSection {
         if (arm.isEmpty() && !Files.isRegularFile(insns)) {
             return;
         }
-        c.line("## The ARM node: EMULATED runs and a MODELLED Cortex-A9 (thesis 9.3, 9.4, 10.3, 10.4, 12.1, 12.2)");
+        c.line("## The ARM nodes: EMULATED runs and a MODELLED Cortex-A9 (thesis 9.3, 9.4, 10.3, 10.4, 12.1, 12.2)");
         c.line();
         c.line("fpgamr's ARM node runs its maps on Debian's armhf JVM under QEMU's user-mode emulation of a Cortex-A9, on this x86 "
-            + "machine, with the linux-armhf library's NEON kernels. Its times are the **emulation's**, not an ARM board's, and its "
+            + "machine, with the linux-armhf library's NEON kernels; an ARM-FPGA node's maps drive, through the same armhf library, the "
+            + "Verilated design cross-built for armhf (a simulated device, in the emulated process). Its times are the **emulation's**, not an ARM board's, and its "
             + "energy is the x86 host's: they stand beside the thesis's measured Novena figures for shape, with no ratio. The "
             + "**modelled** rate below is what the same kernel would do on a real board.");
         c.line();
         if (!arm.isEmpty()) {
             c.line("| job | node type | PpK | maps | reducers | nodes | runs | values hashed | t_map [s] | t_total [s] | TpW [1/J] (host energy) "
-                + "| thesis Novena t_map [s] | thesis t_total [s] | thesis TpW [1/J] (measured) |");
+                + "| thesis node t_map [s] | thesis t_total [s] | thesis TpW [1/J] (measured) |");
             c.line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             for (Point p : arm) {
                 List<ResultRow> rs = c.runs(p.id());
-                Published.Entry th = novena(c, p.ppk());
-                c.line("| " + p.job() + " | arm (emulated) | " + ppk(p.ppk()) + " | " + p.maps() + " | " + p.reducers() + " | " + p.nodes() + " | "
-                    + runsCell(c, p) + " | " + hashedCell(rs) + " | " + fmt(stat(rs, ResultRow::mapS)) + " (emulated) | "
-                    + fmt(stat(rs, ResultRow::totalS)) + " (emulated) | " + fmt(stat(rs, ResultRow::tpw)) + " (emulated, x86 host's energy) | "
-                    + (th == null ? "" : Published.Entry.format(th.mapS()) + " | " + Published.Entry.format(th.totalS()) + " | "
+                Published.Entry th = thesisNode(c, p);
+                c.line("| " + p.job() + " | " + p.nodeType() + label(rs) + " | " + ppk(p.ppk()) + " | " + p.maps() + " | " + p.reducers() + " | " + p.nodes() + " | "
+                    + runsCell(c, p) + " | " + hashedCell(rs) + " | " + fmt(stat(rs, ResultRow::mapS)) + label(rs) + " | "
+                    + fmt(stat(rs, ResultRow::totalS)) + label(rs) + " | " + fmt(stat(rs, ResultRow::tpw)) + label(rs) + ", the x86 host's energy | "
+                    + (th == null ? "" : Published.Entry.format(th.mapS()) + " (" + (p.fpgaMaps() ? "SoCFPGA" : "Novena") + ") | " + Published.Entry.format(th.totalS()) + " | "
                     + Published.Entry.format(th.tpw()) + " (" + th.tables() + ")") + (th == null ? " | | |" : " |"));
             }
             c.line();
@@ -77,9 +79,9 @@ final class ArmSection {
         modelled(c, insns);
     }
 
-    /** The thesis's one-node Novena row at {@code ppk} with 4 reducers (tables 9.3, 9.4). */
-    private static Published.Entry novena(ReportContext c, int ppk) {
-        return c.published.find("arm", "disco", ppk, 4, 1, false).orElse(null);
+    /** The thesis's one-node row of the point's node type (the Novena, tables 9.3, 9.4; the SoCFPGA, 9.1.3) with 4 reducers. */
+    private static Published.Entry thesisNode(ReportContext c, Point p) {
+        return c.published.find(p.nodeType(), "disco", p.ppk(), 4, 1, false).orElse(null);
     }
 
     private static void modelled(ReportContext c, Path insns) throws IOException {
