@@ -60,7 +60,7 @@ class ExperimentPlanTest {
             "     reducers: [1], thesis_reducers: [4], nodes: [1]}",
             "  - {name: ch10, tables: ['10.1'], jobs: [fpgamr], node_types: [x86], inputs: [{ppk: 262144, maps: 1}], reducers: [1, 2], nodes: [1]}",
             "  - {name: ch11, tables: ['11.1'], jobs: [fpgamr], node_types: [x86], inputs: [{ppk: 262144, maps: 1}], reducers: [1], nodes: [1, 2]}",
-            "  - {name: ch12, tables: ['12.1'], jobs: [fpgamr], node_types: [x86, fpga], inputs: [{ppk: 262144, maps: 1}], reducers: [1],",
+            "  - {name: ch12, tables: ['12.1'], jobs: [fpgamr], node_types: [x86, fpga, arm], inputs: [{ppk: 262144, maps: 1}], reducers: [1],",
             "     nodes: [1], thesis_framework: patched}",
             "  - {name: base, jobs: [baseline, fpgamr], node_types: [x86], inputs: [{ppk: 1, maps: 1}], reducers: [1], nodes: [1]}",
             ""));
@@ -84,8 +84,8 @@ class ExperimentPlanTest {
         assertTrue(r.err().contains(before.size() + " already in results.csv"), r.err());
         List<String> after = rows(csv);
         assertEquals(before, after.subList(0, before.size()), "the runs done before the interruption are kept as they were");
-        // ch9: 2, ch10: +1, ch11: +1, ch12: +1 (fpga), base: +1 (baseline)
-        assertEquals(6, after.size(), String.join("\n", after));
+        // ch9: 2, ch10: +1, ch11: +1, ch12: +2 (fpga, arm: an ARM node's cluster after the others, in the same JVM), base: +1 (baseline)
+        assertEquals(7, after.size(), String.join("\n", after));
         List<String> header = List.of(Files.readAllLines(csv).get(0).split(","));
         List<String> points = new ArrayList<>();
         for (String row : after) {
@@ -97,11 +97,13 @@ class ExperimentPlanTest {
             assertEquals(1L << BITS, Long.parseLong(f[header.indexOf("values_hashed")]), "values hashed: " + row);
             assertTrue(f[header.indexOf("flags")].contains("declared-power"), row);
             assertEquals(point.contains("/fpga/"), f[header.indexOf("flags")].contains("simulated-fpga"), row);
+            assertEquals(point.contains("/arm/"), f[header.indexOf("flags")].contains("emulated-arm"), row);
         }
 
         String report = Files.readString(out.resolve("report.md"));
         for (String table : List.of("### Stage times [s], mean ± sd", "### Energy and TpW, mean ± sd", "## Where the maps' time goes",
             "## The ARM-FPGA device, MODELLED, DEVICE ONLY", "## The framework's overhead (thesis chapter 12)", "## Hardware",
+            "## The ARM nodes: EMULATED runs and a MODELLED Cortex-A9", "## The three node types side by side",
             "## Power over time", "## Failed runs\n\nNone.")) {
             assertTrue(report.contains(table), "report has " + table);
         }

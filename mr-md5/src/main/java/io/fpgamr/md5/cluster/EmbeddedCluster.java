@@ -86,6 +86,13 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static final String FRAMEWORK_RESOURCE = "fpgamr-framework";
     /** A countable resource ARM nodes offer, one per map slot: maps that ask for it run on ARM nodes only ({@code --maps-on arm}). */
     public static final String ARM_RESOURCE = "fpgamr-armhf";
+    /**
+     * The resource types of every embedded cluster, whatever its nodes: Hadoop keeps the types in
+     * static state (ResourceUtils) for the whole JVM, so a second cluster of one JVM (an experiment's
+     * next shape) with more types than the first would meet resources of the first's length, and
+     * the scheduler's thread dies (ArrayIndexOutOfBounds in DominantResourceCalculator, the RM exits).
+     */
+    static final String RESOURCE_TYPES = FpgaContainer.RESOURCE + "," + FRAMEWORK_RESOURCE + "," + ARM_RESOURCE;
     /** How long an ARM node type's profiler (an emulated JVM) may take. */
     static final long ARM_PROFILE_TIMEOUT_S = 180;
     /** How long the exit hook may take to stop the cluster (a normal stop: about 2 s). */
@@ -272,7 +279,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             // and two jobs' AMs may run at once.
             // With ARM nodes, the job's own tasks (its ApplicationMaster and reducers) ask for a slot of
             // FRAMEWORK_RESOURCE too, which only x86 nodes offer: they run on the host's JVM, maps anywhere.
-            String resourceTypes = FpgaContainer.RESOURCE + (armhf != null ? "," + FRAMEWORK_RESOURCE + "," + ARM_RESOURCE : "");
+            String resourceTypes = RESOURCE_TYPES;
             conf.set(YarnConfiguration.RESOURCE_TYPES, resourceTypes);
             conf.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
             conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
