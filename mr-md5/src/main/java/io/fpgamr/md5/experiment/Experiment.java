@@ -123,7 +123,7 @@ public final class Experiment {
         Map<Point.Shape, List<Point>> byShape = new LinkedHashMap<>();
         int pending = 0;
         for (Point p : plan.points()) {
-            for (int run = 1; run <= plan.repetitions(); run++) {
+            for (int run = 1; run <= plan.runs(p); run++) {
                 if (!results.has(p, run)) {
                     Point.Shape shape = cluster.equals("conf") ? new Point.Shape(0, 0) : p.shape(plan.fpgaDevices());
                     List<Point> ps = byShape.computeIfAbsent(shape, s -> new ArrayList<>());
@@ -134,8 +134,9 @@ public final class Experiment {
                 }
             }
         }
-        int total = plan.points().size() * plan.repetitions();
-        err.println("experiment: plan " + plan.name() + ": " + plan.points().size() + " points x " + plan.repetitions() + " runs = " + total
+        int total = plan.totalRuns();
+        err.println("experiment: plan " + plan.name() + ": " + plan.points().size() + " points, " + plan.repetitions() + " runs each"
+            + (plan.emulatedRepetitions() != null ? " (" + plan.emulatedRepetitions() + " for the emulated ARM points)" : "") + " = " + total
             + ", " + (total - pending) + " already in " + Results.FILE + ", " + pending + " to run");
         int done = total - pending;
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
@@ -157,7 +158,7 @@ public final class Experiment {
                 String why = "the cluster did not start: " + firstLine(ex);
                 err.println("experiment: " + why);
                 for (Point p : e.getValue()) {
-                    for (int run = 1; run <= plan.repetitions(); run++) {
+                    for (int run = 1; run <= plan.runs(p); run++) {
                         if (!results.has(p, run)) {
                             results.add(ResultRow.failed(p, run, why));
                             done++;
@@ -168,7 +169,7 @@ public final class Experiment {
             }
             try (Launcher.Session session = opened) {
                 for (Point p : e.getValue()) {
-                    for (int run = 1; run <= plan.repetitions(); run++) {
+                    for (int run = 1; run <= plan.runs(p); run++) {
                         if (results.has(p, run)) {
                             continue;
                         }

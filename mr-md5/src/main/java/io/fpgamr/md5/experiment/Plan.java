@@ -24,14 +24,26 @@ import java.util.Map;
  * @param bits          the domain of every job, [0, 2^bits)
  * @param target        the MD5 digest every job searches for
  * @param repetitions   runs per point (the thesis's five)
+ * @param emulatedRepetitions runs per point of the emulated ARM node types (arm, arm-fpga; default: {@code repetitions}): an
+ *                      emulated time's spread says nothing of a board's, and an emulated run costs minutes
  * @param timeoutS      a run still going after this is killed and recorded failed
  * @param energy        the energy monitor's flags ({@code fpgamr energy} settings), e.g. a declared wattage
  * @param fpgaDevices   simulated FPGAs of the embedded FPGA node (node type {@code fpga})
  * @param published     the thesis's published values, relative to the plan's folder
  * @param armFpga       the modelled ARM-FPGA node's clock and board power
  */
-public record Plan(String name, int bits, String target, int repetitions, int timeoutS, List<String> energy, int fpgaDevices,
+public record Plan(String name, int bits, String target, int repetitions, Integer emulatedRepetitions, int timeoutS, List<String> energy, int fpgaDevices,
                    String published, ArmFpga armFpga, List<Sweep> sweeps) {
+
+    /** Runs of a point: {@code emulated_repetitions} for the emulated ARM node types, where the plan sets it, else {@code repetitions}. */
+    public int runs(Point p) {
+        return p.arm() && emulatedRepetitions != null ? emulatedRepetitions : repetitions;
+    }
+
+    /** Runs of the whole plan. */
+    public int totalRuns() {
+        return points().stream().mapToInt(this::runs).sum();
+    }
 
     /** Node types a point runs on: this machine's CPU, a simulated FPGA node. */
     public static final List<String> NODE_TYPES = List.of("x86", "fpga", "arm", "arm-fpga");
@@ -125,6 +137,8 @@ public record Plan(String name, int bits, String target, int repetitions, int ti
         require(bits >= 1 && bits <= 40, f + "bits must be in 1..40, got " + bits);
         require(target != null && target.matches("[0-9a-fA-F]{32}"), f + "target must be an MD5 digest of 32 hex digits");
         require(repetitions >= 1 && repetitions <= 100, f + "repetitions must be in 1..100, got " + repetitions);
+        require(emulatedRepetitions == null || emulatedRepetitions >= 1 && emulatedRepetitions <= 100,
+            f + "emulated_repetitions must be in 1..100, got " + emulatedRepetitions);
         require(timeoutS >= 1, f + "timeout_s must be at least 1, got " + timeoutS);
         require(fpgaDevices >= 0 && fpgaDevices <= 16, f + "fpga_devices must be in 0..16, got " + fpgaDevices);
         require(sweeps != null && !sweeps.isEmpty(), f + "no sweeps");

@@ -37,12 +37,18 @@ class PlanTest {
         Plan quick = Plan.read(DIR.resolve("quick.yml"));
         assertEquals(thesis.sweeps().stream().map(Plan.Sweep::name).toList(), quick.sweeps().stream().map(Plan.Sweep::name).toList());
         for (int i = 0; i < thesis.sweeps().size(); i++) {
-            // quick.yml adds the emulated ARM node's small point (too slow under emulation for the thesis's sizes)
-            assertEquals(thesis.sweeps().get(i).nodeTypes(), quick.sweeps().get(i).nodeTypes().stream().filter(t -> !t.equals("arm")).toList());
+            // quick.yml adds the emulated ARM and ARM-FPGA nodes' small points (too slow under emulation for the thesis's sizes)
+            assertEquals(thesis.sweeps().get(i).nodeTypes(), quick.sweeps().get(i).nodeTypes().stream().filter(t -> !t.startsWith("arm")).toList());
             assertEquals(thesis.sweeps().get(i).nodes(), quick.sweeps().get(i).nodes());
             assertEquals(thesis.sweeps().get(i).inputs().stream().map(Plan.Input::ppk).toList(),
                 quick.sweeps().get(i).inputs().stream().map(Plan.Input::ppk).toList());
         }
+        // one run of each emulated point, two of the others (an sd needs two)
+        for (Point p : quick.points()) {
+            assertEquals(p.arm() ? 1 : 2, quick.runs(p), p.id());
+        }
+        assertEquals(2 * (quick.points().size() - 2) + 2, quick.totalRuns());
+        assertEquals(2, quick.points().stream().filter(Point::arm).count());
     }
 
     @Test
@@ -82,7 +88,7 @@ class PlanTest {
         Path f = tmp.resolve("p.yml");
         Files.writeString(f, good.replace("bits: 20", "bits: 41"));
         assertEquals(f + ": bits must be in 1..40, got 41", assertThrows(UsageException.class, () -> Plan.read(f)).getMessage());
-        Files.writeString(f, good.replace("node_types: [x86, fpga, arm]", "node_types: [x86, risc-v]"));
+        Files.writeString(f, good.replace("node_types: [x86, fpga, arm, arm-fpga]", "node_types: [x86, risc-v]"));
         assertEquals(f + ": sweep ch12: node_types must list some of x86, fpga, arm, arm-fpga", assertThrows(UsageException.class,
             () -> Plan.read(f)).getMessage());
         Files.writeString(f, good.replace("repetitions: 2", "repetitions: two"));

@@ -62,9 +62,11 @@ public final class Report {
         long runs = c.ok.values().stream().mapToLong(List::size).sum();
         boolean exact = c.ok.values().stream().flatMap(List::stream).allMatch(r -> r.valuesHashed() != null
             && r.valuesHashed().equals(r.valuesExpected()));
-        c.line(String.format(Locale.ROOT, "Domain 2^%d values per job (the thesis: 2^28), %d run(s) per point, %d point(s): %d run(s) done, "
-            + "%d failed. Values hashed equal 2^%d in every run done: %s.", c.plan.bits(), c.plan.repetitions(), c.plan.points().size(), runs,
-            c.failed.size(), c.plan.bits(), exact ? "yes" : "NO"));
+        String emulated = c.plan.emulatedRepetitions() == null ? "" : String.format(Locale.ROOT, " (%d per emulated ARM point)",
+            c.plan.emulatedRepetitions());
+        c.line(String.format(Locale.ROOT, "Domain 2^%d values per job (the thesis: 2^28), %d run(s) per point%s, %d point(s): %d run(s) done, "
+            + "%d failed. Values hashed equal 2^%d in every run done: %s.", c.plan.bits(), c.plan.repetitions(), emulated, c.plan.points().size(),
+            runs, c.failed.size(), c.plan.bits(), exact ? "yes" : "NO"));
         c.line();
         c.line("Times are measured (the tasks' own clocks). Energy, mean power, TpW and ED²P carry their basis: **declared** (a wattage "
             + "the plan states, no meter: modelled), **measured** (a power source read it), or **simulated FPGA** (maps on the Verilated "
