@@ -6,25 +6,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fpgamr.energy.TaskSpan;
 import io.fpgamr.md5.job.TaskSpans;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.NodeState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The thesis's x86 and ARM node types in one job, on the embedded cluster ({@code --nodes x86,arm}):
- * the ARM node's containers run Debian's armhf JVM under QEMU user-mode emulation of a Cortex-A9
- * and hash on the linux-armhf library's NEON kernels; the ApplicationMaster and the reducers stay on
- * the x86 node. Needs the armhf root {@code make test} makes ({@code bin/armhf-root}). Emulation is
- * slow: small domains. Time budget about 6 minutes on 2 shared cores (339 s measured with other
- * builds running: the cluster with its ARM node's emulated profile, a search over 2^20 of about
- * 2 minutes, a bench over 2^19 of about 3; the emulated task JVMs' start is most of it).
+ * The thesis's three node types in one job, on the embedded cluster ({@code --nodes x86,arm,arm-fpga}):
+ * the ARM nodes' containers run Debian's armhf JVM under QEMU user-mode emulation of a Cortex-A9
+ * and hash on the linux-armhf library's NEON kernels, and the ARM-FPGA node's also on its simulated
+ * FPGAs (the armhf driver running the Verilated model built for armhf); the ApplicationMaster and
+ * the reducers stay on the x86 node. Needs the armhf root and the armhf model {@code make test}
+ * makes ({@code bin/armhf-root}, {@code make -C jni-fpga/native/fpga vsim-libs PLATFORM=linux-armhf}).
+ * Emulation is slow: small domains. Time budget about 7 minutes on 2 shared cores (the cluster with
+ * the ARM nodes' emulated profile, a search over 2^20, a bench over 2^18; the emulated task JVMs'
+ * start is most of it).
  */
 class ArmNodesTest {
     private static final int BITS = 20;
@@ -35,7 +45,7 @@ class ArmNodesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = StandingCluster.start(tmp, "x86,arm", 2);
+        cluster = StandingCluster.start(tmp, "x86,arm,arm-fpga", 2);
     }
 
     @AfterAll
@@ -43,6 +53,24 @@ class ArmNodesTest {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    /**
+     * The x86 node's host, as the cluster describes it: the one node whose published profile says it
+     * runs on amd64 (the bench's maps may all have run on the ARM nodes, so the summary may not name it).
+     */
+    private static String x86Host() throws Exception {
+        YarnClient yarn = cluster.yarn();
+        List<String> hosts = new ArrayList<>();
+        for (NodeReport n : yarn.getNodeReports(NodeState.RUNNING)) {
+            Set<NodeAttribute> attrs = yarn.getNodeToAttributes(Set.of(n.getNodeId().getHost())).getOrDefault(n.getNodeId().getHost(), Set.of());
+            if (attrs.stream().anyMatch(a -> a.getAttributeKey().getAttributeName().equals("fpgamr-node-arch")
+                && a.getAttributeValue().equals("amd64"))) {
+                hosts.add(n.getNodeId().getHost());
+            }
+        }
+        assertEquals(1, hosts.size(), "the x86 nodes: " + hosts);
+        return hosts.get(0);
     }
 
     /** Per node type, the node (host:port) that summary's maps_by_node gives it. */
@@ -53,51 +81,85 @@ class ArmNodesTest {
     }
 
     @Test
-    void aSearchFindsThePlantedValuesAndBothNodeTypesHashOnTheirOwnPlatform() throws Exception {
-        StandingCluster.Run run = cluster.search(tmp, "arm-search", BITS);
+    void aSearchFindsThePlantedValuesAndEveryNodeTypeHashesOnItsOwnPlatform() throws Exception {
+        // the embedded cluster's default design, named (a job on a standing cluster ships none by default)
+        StandingCluster.Run run = cluster.search(tmp, "arm-search", BITS, "--design", "vsim-p4");
         cluster.assertFoundEverything(run, BITS);
         JsonNode s = run.summary();
         Map<String, String> byType = nodesByType(s);
-        assertEquals(2, s.get("maps_by_node").size(), s.get("maps_by_node").toString());
+        assertEquals(3, s.get("maps_by_node").size(), s.get("maps_by_node").toString());
         JsonNode x86 = s.get("maps_by_node").get(byType.get("x86"));
         JsonNode arm = s.get("maps_by_node").get(byType.get("arm"));
-        assertTrue(x86 != null && arm != null, s.get("maps_by_node").toString());
+        JsonNode armFpga = s.get("maps_by_node").get(byType.get("arm-fpga"));
+        assertTrue(x86 != null && arm != null && armFpga != null, s.get("maps_by_node").toString());
         assertEquals("amd64", x86.get("os_arch").asText());
         assertEquals("linux-x86_64", x86.get("native_platform").asText());
         assertEquals(false, x86.get("emulated").asBoolean());
-        // the ARM node's maps saw an armhf JVM, loaded the armhf library, and know they were emulated
-        assertEquals("arm", arm.get("os_arch").asText());
-        assertEquals("linux-armhf", arm.get("native_platform").asText());
-        assertEquals(true, arm.get("emulated").asBoolean());
+        // the ARM nodes' maps saw an armhf JVM, loaded the armhf library, and know they were emulated
+        for (JsonNode a : List.of(arm, armFpga)) {
+            assertEquals("arm", a.get("os_arch").asText(), a.toString());
+            assertEquals("linux-armhf", a.get("native_platform").asText(), a.toString());
+            assertEquals(true, a.get("emulated").asBoolean(), a.toString());
+        }
+        // the ARM-FPGA node's maps hashed on its simulated FPGAs: simulated and emulated
+        assertTrue(armFpga.get("fpga").asInt() >= 1, armFpga.toString());
+        assertEquals(true, armFpga.get("simulated").asBoolean(), armFpga.toString());
         assertTrue(run.result().err().contains("(arm, os.arch arm, linux-armhf, emulated): "), run.result().err());
+        assertTrue(run.result().err().contains("(arm-fpga, os.arch arm, linux-armhf, emulated): "), run.result().err());
         // every node type hashed values, and together exactly the domain, each value once
         JsonNode nodes = s.get("balance").get("nodes");
         long sum = 0;
-        for (String node : List.of(byType.get("x86"), byType.get("arm"))) {
+        for (String node : List.of(byType.get("x86"), byType.get("arm"), byType.get("arm-fpga"))) {
             long v = nodes.get(node).get("values_hashed").asLong();
             assertTrue(v > 0, node + " hashed nothing: " + nodes);
             sum += v;
         }
         assertEquals(1L << BITS, sum, nodes.toString());
-        // the ARM node's speed is its emulated JVM's, measured, and says so
+        // the ARM nodes' speeds are their emulated JVM's, measured, and say so; the ARM-FPGA node's FPGA
+        // engine got its speed from its profile and hashed at least its reserved unit
         JsonNode armCpu = nodes.get(byType.get("arm")).get("engines").get(0);
         assertEquals("measured-emulated", armCpu.get("speed_source").asText(), armCpu.toString());
         assertEquals("cpu_neon", armCpu.get("engine").asText(), armCpu.toString());
         assertEquals("measured", nodes.get(byType.get("x86")).get("engines").get(0).get("speed_source").asText());
+        JsonNode armFpgaEngine = null;
+        for (JsonNode e : nodes.get(byType.get("arm-fpga")).get("engines")) {
+            if (e.get("kind").asText().equals("fpga")) {
+                armFpgaEngine = e;
+            }
+        }
+        assertTrue(armFpgaEngine != null, nodes.toString());
+        assertEquals("fpga_vsim_p4", armFpgaEngine.get("engine").asText(), armFpgaEngine.toString());
+        assertEquals("measured-emulated", armFpgaEngine.get("speed_source").asText(), armFpgaEngine.toString());
+        assertEquals(true, armFpgaEngine.get("simulated").asBoolean(), armFpgaEngine.toString());
+        assertTrue(armFpgaEngine.get("speed_given").asDouble() > 0, armFpgaEngine.toString());
+        assertTrue(armFpgaEngine.get("values_hashed").asLong() >= 1L << 18, armFpgaEngine.toString());
+        // what the ARM-FPGA node's devices loaded is the armhf build of the model (a 32-bit ARM ELF), not the launcher's
+        int armModels = 0;
+        for (int i = 0; i < 2; i++) {
+            Path model = cluster.device(i).resolve("model.so");
+            if (Files.exists(model)) {
+                byte[] head = Arrays.copyOf(Files.readAllBytes(model), 20);
+                assertEquals(1, head[4], model + ": ELF class (1: 32-bit)");
+                assertEquals(40, head[18], model + ": ELF machine (40: ARM)");
+                armModels++;
+            }
+        }
+        assertTrue(armModels >= 1, "no device of the ARM-FPGA node loaded a model");
     }
 
     @Test
     void theApplicationMasterAndTheReducersRunOnTheX86Node() throws Exception {
-        String target = Fpgamr.md5Hex(0x4242, 19);
+        // one map (2^18 values, one unit), wherever it lands: emulated bench maps are slow
+        String target = Fpgamr.md5Hex(0x4242, 18);
         Path json = tmp.resolve("arm-bench.json");
         String out = "/fpgamr-it/arm-bench";
-        Fpgamr.Result r = Fpgamr.run(tmp, cluster.job("bench", target, "--bits", "19", "--reducers", "2", "--repeat", "1", "--output", out,
+        Fpgamr.Result r = Fpgamr.run(tmp, cluster.job("bench", target, "--bits", "18", "--reducers", "2", "--repeat", "1", "--output", out,
             "--summary-json", json.toString()));
         assertEquals(0, r.code(), r.err());
-        assertEquals(List.of(Fpgamr.potLine(0x4242, 19)), r.outLines());
+        assertEquals(List.of(Fpgamr.potLine(0x4242, 18)), r.outLines());
         JsonNode s = Fpgamr.summary(json);
-        assertEquals(1L << 19, s.get("values_hashed").asLong());
-        String x86Host = TaskSpan.host(nodesByType(s).get("x86"));
+        assertEquals(1L << 18, s.get("values_hashed").asLong());
+        String x86Host = x86Host();
         List<TaskSpan> reduces = TaskSpans.read(FileSystem.get(cluster.conf()), new org.apache.hadoop.fs.Path(out)).stream()
             .filter(t -> !t.isMap()).toList();
         assertEquals(2, reduces.size(), reduces.toString());

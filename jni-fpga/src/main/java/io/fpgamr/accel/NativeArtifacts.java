@@ -47,7 +47,8 @@ public final class NativeArtifacts {
         return platform(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
     }
 
-    static String platform(String osName, String osArch) {
+    /** The platform name of a JVM of {@code os.name} and {@code os.arch} (a node's, as its profile gives them). */
+    public static String platform(String osName, String osArch) {
         String os = osName.toLowerCase(Locale.ROOT);
         String arch = osArch.toLowerCase(Locale.ROOT);
         if (!os.startsWith("linux")) {
@@ -84,16 +85,26 @@ public final class NativeArtifacts {
 
     /** The library {@code name} of this platform as a file, where the order above finds it first. */
     public static Optional<Path> find(String name) throws IOException {
-        for (Path p : explicit(name)) {
+        return find(platform(), name);
+    }
+
+    /**
+     * The library {@code name} built for {@code platform} as a file: for this JVM's platform as
+     * {@link #find(String)}; for another (an ARM node's simulated model, which an x86 launcher packs
+     * into the design its containers load) in this jar or the checkout's build only, for the
+     * explicit places name this platform's files.
+     */
+    public static Optional<Path> find(String platform, String name) throws IOException {
+        for (Path p : explicit(platform, name)) {
             if (Files.isRegularFile(p)) {
                 return Optional.of(p);
             }
         }
-        Optional<Path> jar = extract(name);
+        Optional<Path> jar = extract(platform, name);
         if (jar.isPresent()) {
             return jar;
         }
-        for (Path p : checkout(name)) {
+        for (Path p : checkout(platform, name)) {
             if (Files.isRegularFile(p)) {
                 return Optional.of(p);
             }
@@ -103,15 +114,23 @@ public final class NativeArtifacts {
 
     /** Where {@link #find} looked for {@code name}, for an error message. */
     public static List<String> searched(String name) {
+        return searched(platform(), name);
+    }
+
+    /** Where {@link #find(String, String)} looked for {@code name} of {@code platform}, for an error message. */
+    public static List<String> searched(String platform, String name) {
         List<String> where = new ArrayList<>();
-        explicit(name).forEach(p -> where.add(p.toString()));
-        where.add("this jar's " + resource(platform(), name) + " (it carries " + String.join(", ", packagedPlatforms()) + ")");
-        checkout(name).forEach(p -> where.add(p.toString()));
+        explicit(platform, name).forEach(p -> where.add(p.toString()));
+        where.add("this jar's " + resource(platform, name) + " (it carries " + String.join(", ", packagedPlatforms()) + ")");
+        checkout(platform, name).forEach(p -> where.add(p.toString()));
         return where;
     }
 
-    private static List<Path> explicit(String name) {
+    private static List<Path> explicit(String platform, String name) {
         List<Path> out = new ArrayList<>();
+        if (!platform.equals(platform())) {
+            return out;
+        }
         if (name.equals(LIBRARY)) {
             String lib = System.getProperty("fpgamr.native.lib");
             if (lib != null && !lib.isBlank()) {
@@ -127,9 +146,8 @@ public final class NativeArtifacts {
         return out;
     }
 
-    /** The jar's copy of {@code name}, extracted into the cache folder; empty when the jar has none. */
-    private static Optional<Path> extract(String name) throws IOException {
-        String platform = platform();
+    /** The jar's copy of {@code name} of {@code platform}, extracted into the cache folder; empty when the jar has none. */
+    private static Optional<Path> extract(String platform, String name) throws IOException {
         byte[] bytes;
         try (InputStream in = NativeArtifacts.class.getResourceAsStream(resource(platform, name))) {
             if (in == null) {
@@ -149,13 +167,13 @@ public final class NativeArtifacts {
         return Optional.of(target);
     }
 
-    /** The checkout's build folder of this platform, looked for above the code's location. */
-    private static List<Path> checkout(String name) {
+    /** The checkout's build folder of {@code platform}, looked for above the code's location. */
+    private static List<Path> checkout(String platform, String name) {
         List<Path> out = new ArrayList<>();
         try {
             Path here = Path.of(NativeArtifacts.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             for (Path p = here; p != null; p = p.getParent()) {
-                Path build = p.resolve("jni-fpga/native/build").resolve(platform());
+                Path build = p.resolve("jni-fpga/native/build").resolve(platform);
                 if (Files.isDirectory(build)) {
                     out.add(build.resolve(name));
                 }

@@ -62,6 +62,31 @@ final class DesignCache {
         return d;
     }
 
+    /**
+     * Of the packages a container brought, the one this node loads: a job whose maps may land on
+     * nodes of different platforms ships a simulated design once per platform (an x86 FPGA node's
+     * containers load the x86 model, an ARM-FPGA node's the armhf one), and the node takes the
+     * model built for its containers' {@code platform} ({@link FpgaConf#CONTAINER_PLATFORM}); a
+     * hardware design has no platform. Each package is copied in and checked ({@link #open}); a
+     * single one is the container's whatever its platform (loading it says what does not fit).
+     */
+    synchronized DesignPackage openFor(List<Path> files, String platform) throws IOException {
+        List<DesignPackage> brought = new ArrayList<>();
+        for (Path f : files) {
+            brought.add(open(f));
+        }
+        if (brought.size() == 1) {
+            return brought.get(0);
+        }
+        for (DesignPackage d : brought) {
+            if (d.kind() == DesignPackage.Kind.RBF || d.platform().equals(platform)) {
+                return d;
+            }
+        }
+        throw new IOException("the container brought simulated designs for " + String.join(", ", brought.stream()
+            .map(DesignPackage::platform).toList()) + ", none for this node's containers (" + platform + ")");
+    }
+
     /** The node's copy of a design (made now if there is none). */
     synchronized DesignPackage keep(DesignPackage d) throws IOException {
         DesignPackage copy = get(d.sha256());

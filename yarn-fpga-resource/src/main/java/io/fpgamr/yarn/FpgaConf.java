@@ -9,6 +9,13 @@ public final class FpgaConf {
     public static final String STATE_DIR = "fpgamr.fpga.state-dir";
     /** Simulated devices this node offers (vsim0 .. vsimN-1). Default 0. */
     public static final String VSIM_DEVICES = "fpgamr.fpga.vsim.devices";
+    /**
+     * The platform of this node's containers (their JVM's, e.g. {@code linux-armhf}), whose build of
+     * a simulated device's model they load. Default: this NodeManager's own; an ARM board's
+     * NodeManager whose containers run another JVM than its own (the embedded cluster's
+     * {@code arm-fpga} nodes: an x86 NodeManager, armhf containers under QEMU) names theirs.
+     */
+    public static final String CONTAINER_PLATFORM = "fpgamr.fpga.container-platform";
     /** Driver options added to every vsim device's spec, e.g. {@code mhz=50}. */
     public static final String VSIM_OPTIONS = "fpgamr.fpga.vsim.options";
     /** Where sysfs is mounted; a test fixture tree laid out like the kernel's can stand in. Default {@code /sys}. */
@@ -52,6 +59,11 @@ public final class FpgaConf {
             dir = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/fpgamr-fpga";
         }
         return Path.of(dir).toAbsolutePath();
+    }
+
+    static String containerPlatform(Configuration conf) {
+        String p = conf.get(CONTAINER_PLATFORM);
+        return p == null || p.isBlank() ? io.fpgamr.accel.NativeArtifacts.platform() : p.strip();
     }
 
     static Path stagingDir(Configuration conf) {

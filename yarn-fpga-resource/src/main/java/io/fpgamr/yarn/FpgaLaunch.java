@@ -49,6 +49,8 @@ final class FpgaLaunch {
     private final long intervalMs;
     private final boolean lendToAuto;
     private final RmNodeResource rm;
+    /** The platform of this node's containers, whose build of a simulated model they load ({@link FpgaConf#CONTAINER_PLATFORM}). */
+    private final String containerPlatform;
     private final Map<String, Long> goneSince = new HashMap<>();
     private volatile Thread monitor;
     private int lastOffered = -1;
@@ -65,6 +67,7 @@ final class FpgaLaunch {
         this.intervalMs = Math.max(50, conf.getLong(FpgaConf.HEALTH_INTERVAL_MS, 1000));
         this.lendToAuto = conf.getBoolean(FpgaConf.LEND_TO_AUTO, true);
         this.rm = node == null ? null : new RmNodeResource(conf);
+        this.containerPlatform = FpgaConf.containerPlatform(conf);
     }
 
     /**
@@ -169,20 +172,31 @@ final class FpgaLaunch {
         }
     }
 
-    /** The design package the container brought, localized under the link name it gave. */
-    private DesignPackage findDesign(String link, Map<Path, List<String>> localized) throws IOException {
-        if (link == null || link.isBlank()) {
+    /**
+     * The design package the container brought, localized under the link name it gave; of several
+     * (a comma-separated list, one per platform), the one for this node's containers' platform.
+     */
+    private DesignPackage findDesign(String links, Map<Path, List<String>> localized) throws IOException {
+        if (links == null || links.isBlank()) {
             return null;
         }
-        if (localized != null) {
-            for (Map.Entry<Path, List<String>> e : localized.entrySet()) {
-                if (e.getValue() != null && e.getValue().contains(link)) {
-                    return node.designs().open(java.nio.file.Path.of(e.getKey().toUri().getPath()));
+        List<java.nio.file.Path> files = new ArrayList<>();
+        for (String link : links.split(",")) {
+            java.nio.file.Path file = null;
+            if (localized != null) {
+                for (Map.Entry<Path, List<String>> e : localized.entrySet()) {
+                    if (e.getValue() != null && e.getValue().contains(link.strip())) {
+                        file = java.nio.file.Path.of(e.getKey().toUri().getPath());
+                    }
                 }
             }
+            if (file == null) {
+                throw new IOException("the container names design package '" + link.strip() + "' (" + FpgaContainer.DESIGN_ENV
+                    + ") but brought no such file");
+            }
+            files.add(file);
         }
-        throw new IOException("the container names design package '" + link + "' (" + FpgaContainer.DESIGN_ENV
-            + ") but brought no such file");
+        return node.designs().openFor(files, containerPlatform);
     }
 
     /**

@@ -51,7 +51,8 @@ public final class FpgaNode {
         List<Accelerator> found = new ArrayList<>();
         int vsim = conf.getInt(FpgaConf.VSIM_DEVICES, 0);
         for (int i = 0; i < vsim; i++) {
-            found.add(new VsimAccelerator(found.size(), state.resolve("vsim" + i), conf.get(FpgaConf.VSIM_OPTIONS, "")));
+            found.add(new VsimAccelerator(found.size(), state.resolve("vsim" + i), conf.get(FpgaConf.VSIM_OPTIONS, ""),
+                FpgaConf.containerPlatform(conf)));
         }
         long timeoutMs = conf.getLong(FpgaConf.PROGRAM_TIMEOUT_MS, 30_000);
         Path staging = FpgaConf.stagingDir(conf);

@@ -29,11 +29,18 @@ final class VsimAccelerator extends Accelerator {
     static final String OPTIONS = "options";
 
     private final String nodeOptions;
+    /** The platform of the containers that load the model ({@link FpgaConf#CONTAINER_PLATFORM}). */
+    private final String platform;
     private Object verifiedKey;
 
     VsimAccelerator(int id, Path dir, String nodeOptions) throws IOException {
+        this(id, dir, nodeOptions, NativeArtifacts.platform());
+    }
+
+    VsimAccelerator(int id, Path dir, String nodeOptions, String platform) throws IOException {
         super(id, dir.getFileName().toString(), dir, null, Device.Builder.newInstance().setBusID("vsim:" + dir));
         this.nodeOptions = nodeOptions == null ? "" : nodeOptions.strip();
+        this.platform = platform;
     }
 
     @Override
@@ -64,9 +71,9 @@ final class VsimAccelerator extends Accelerator {
         if (design.kind() != DesignPackage.Kind.VSIM) {
             throw new IOException(design.describe() + " is a hardware design, " + name + " a simulated device");
         }
-        if (!design.platform().equals(NativeArtifacts.platform())) {
-            throw new IOException(design.describe() + " is a model for " + design.platform() + ", this node is "
-                + NativeArtifacts.platform());
+        if (!design.platform().equals(platform)) {
+            throw new IOException(design.describe() + " is a model for " + design.platform() + ", this node's containers are "
+                + platform);
         }
         Path model = stateDir.resolve(MODEL);
         design.extract(design.modelEntry(), model);

@@ -51,6 +51,24 @@ class DesignCacheTest {
     }
 
     @Test
+    void ofADesignShippedPerPlatformTheNodeTakesItsContainersBuild() throws Exception {
+        Path lib = Files.createDirectories(tmp.resolve("lib")).resolve("libfpgamr-vsim-p4.so");
+        Files.writeString(lib, "a model");
+        DesignPackage x86 = DesignPackage.createVsim(tmp.resolve("x86.zip"), 4, lib, "linux-x86_64");
+        DesignPackage armhf = DesignPackage.createVsim(tmp.resolve("armhf.zip"), 4, lib, "linux-armhf");
+        DesignCache cache = new DesignCache(tmp.resolve("designs"), tmp.resolve("staging"), 1L << 30, HOUR);
+        List<Path> brought = List.of(x86.file(), armhf.file());
+        assertEquals(armhf.sha256(), cache.openFor(brought, "linux-armhf").sha256());
+        assertEquals("linux-armhf", cache.openFor(brought, "linux-armhf").platform());
+        assertEquals(x86.sha256(), cache.openFor(brought, "linux-x86_64").sha256());
+        assertEquals("the container brought simulated designs for linux-x86_64, linux-armhf, none for this node's containers "
+            + "(linux-aarch64)", org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> cache.openFor(brought, "linux-aarch64")).getMessage());
+        // one package is the container's, whatever its platform: loading it onto a device says what does not fit
+        assertEquals(x86.sha256(), cache.openFor(List.of(x86.file()), "linux-armhf").sha256());
+    }
+
+    @Test
     void copiesGoByAgeThenByRoomButNotWhileADeviceHoldsThem() throws Exception {
         DesignCache cache = new DesignCache(tmp.resolve("designs"), tmp.resolve("staging"), 0, HOUR);
         DesignPackage old = cache.keep(design("old", 20_000));

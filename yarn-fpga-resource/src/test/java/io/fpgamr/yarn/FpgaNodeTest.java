@@ -79,6 +79,23 @@ class FpgaNodeTest {
     }
 
     @Test
+    void aNodeWhoseContainersAreArmhfLoadsTheArmhfModelAndRefusesAnother() throws Exception {
+        Configuration c = conf(2); // (the device the refused load was tried on is out for a while)
+        c.set(FpgaConf.CONTAINER_PLATFORM, "linux-armhf");
+        FpgaNode node = FpgaNode.discover(c);
+        Path lib = Files.createDirectories(tmp.resolve("armhf")).resolve("libfpgamr-vsim-p4.so");
+        Files.writeString(lib, "the armhf model");
+        DesignPackage armhf = DesignPackage.createVsim(tmp.resolve("armhf.zip"), 4, lib, "linux-armhf");
+        DesignPackage host = vsimDesign(4, "the host's model");
+        IOException e = assertThrows(IOException.class, () -> run(node, "c1", host));
+        assertTrue(e.getMessage().endsWith(host.describe() + " is a model for " + io.fpgamr.accel.NativeArtifacts.platform()
+            + ", this node's containers are linux-armhf"), e.getMessage());
+        node.release("c1", "not started");
+        int got = run(node, "c2", armhf);
+        assertEquals("the armhf model", Files.readString(node.byId(got).stateDir.resolve("model.so")));
+    }
+
+    @Test
     void aDesignIsLoadedOnlyWhenTheDeviceHoldsAnother() throws Exception {
         FpgaNode node = FpgaNode.discover(conf(2));
         DesignPackage p4 = vsimDesign(4, "model with four pipelines");

@@ -309,12 +309,20 @@ public final class DesignPackage {
 
     /** Packs a simulated device's design: the model library {@code libfpgamr-vsim-pN.so} of this platform. */
     public static DesignPackage createVsim(Path out, int pipelines, Path modelLibrary) throws IOException {
+        return createVsim(out, pipelines, modelLibrary, NativeArtifacts.platform());
+    }
+
+    /**
+     * Packs a simulated device's design for the containers of {@code platform}: the model library
+     * built for it (an ARM node's containers load the armhf build, whatever the launcher runs on).
+     */
+    public static DesignPackage createVsim(Path out, int pipelines, Path modelLibrary, String platform) throws IOException {
         Map<String, String> meta = new TreeMap<>();
         String entry = "model/" + NativeArtifacts.vsimModel(pipelines); // whatever the file's (cache) name
         meta.put("name", "md5acc-vsim-p" + pipelines);
         meta.put("kind", "vsim");
         meta.put("pipelines", Integer.toString(pipelines));
-        meta.put("platform", NativeArtifacts.platform());
+        meta.put("platform", platform);
         meta.put("model", entry);
         return write(out, meta, Map.of(entry, modelLibrary));
     }
@@ -392,9 +400,16 @@ public final class DesignPackage {
      * jar, the checkout's build).
      */
     public static Path findVsimModel(int pipelines) throws IOException {
+        return findVsimModel(pipelines, NativeArtifacts.platform());
+    }
+
+    /** The model with {@code pipelines} pipelines built for {@code platform}; the error names the command that builds it. */
+    public static Path findVsimModel(int pipelines, String platform) throws IOException {
         String lib = NativeArtifacts.vsimModel(pipelines);
-        return NativeArtifacts.find(lib).orElseThrow(() -> new IOException("no simulated-device model " + lib + " (looked in "
-            + String.join(", ", NativeArtifacts.searched(lib)) + "; build it: make -C jni-fpga/native/fpga vsim-libs)"));
+        String build = "make -C jni-fpga/native/fpga vsim-libs" + (platform.equals(NativeArtifacts.platform()) ? ""
+            : " PLATFORM=" + platform + " VSIM_PIPES=" + pipelines);
+        return NativeArtifacts.find(platform, lib).orElseThrow(() -> new IOException("no simulated-device model " + lib + " for "
+            + platform + " (looked in " + String.join(", ", NativeArtifacts.searched(platform, lib)) + "; build it: " + build + ")"));
     }
 
     /** A design package that is unreadable or inconsistent. */

@@ -17,8 +17,10 @@ import java.util.Optional;
  * <ul>
  *   <li>The job asks for {@value #RESOURCE} (one per map container) and ships its design package
  *       through the distributed cache as {@value #DESIGN_LINK}, naming that link in
- *       {@value #DESIGN_ENV}; with {@value #ACCEL_ENV}{@code =auto} it asks for no FPGA but takes a
- *       free one if the node has it.
+ *       {@value #DESIGN_ENV}; a simulated design for nodes of several platforms goes once per
+ *       platform ({@link #designLink}), {@value #DESIGN_ENV} naming every link (comma-separated),
+ *       and each node loads the one built for its containers' platform; with
+ *       {@value #ACCEL_ENV}{@code =auto} it asks for no FPGA but takes a free one if the node has it.
  *   <li>Before the container starts, the NodeManager picks a device (preferring one that already
  *       holds the design), loads the design if the device holds another one, and sets
  *       {@value #DEVICE_ENV} to the driver spec of the device ({@code vsim:...} or
@@ -43,6 +45,11 @@ public final class FpgaContainer {
     static final int MAX_FAULT_BYTES = 4096;
 
     private FpgaContainer() {
+    }
+
+    /** The link of the design package built for {@code platform}, when a job ships one per platform. */
+    public static String designLink(String platform) {
+        return "fpgamr-design-" + platform + ".zip";
     }
 
     /** True in a container that the NodeManager gave a device. */

@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -181,9 +182,10 @@ public class Launcher extends Configured implements Tool {
         JobEnergy energy = monitor.finish(new JobRecord(jobId, counts.valuesHashed(), timeline), energyDir);
         Counters counters = job.getCounters();
         Balance balance = Balance.of(params.streamed() && config.mode() != Mode.BASELINE ? "stream" : "static", nodes, speedMode, timeline);
+        Map<String, MapsOnNode> mapsOnNodes = MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir), nodes);
+        boolean fpgaEmulated = mapsOnNodes.values().stream().anyMatch(m -> m.fpga() > 0 && m.emulated());
         JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
-            timeline, MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir), nodes), energy.toMap(), FpgaFigures.of(counters, timeline.simulated()),
-            balance);
+            timeline, mapsOnNodes, energy.toMap(), FpgaFigures.of(counters, timeline.simulated(), fpgaEmulated), balance);
         long fallback = counters.findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
         return new RunReport.JobRun(found, summary, energy, fallback, energyDir);
     }

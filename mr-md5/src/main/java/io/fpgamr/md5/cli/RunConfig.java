@@ -111,7 +111,8 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             + EmbeddedCluster.DEFAULT_FPGA_DEVICES + "; 0: no FPGA in the cluster)"));
         o.addOption(option("nodes", "N|TYPES", "embedded cluster: NodeManagers, the FPGA node one of them when it has FPGAs (default "
             + EmbeddedCluster.DEFAULT_NODES + "), or a list of node types x86, fpga, arm, arm-fpga with optional counts, e.g. "
-            + "x86,arm or x86:2,fpga (ARM nodes run an armhf JVM under QEMU: bin/armhf-root)"));
+            + "x86,arm,arm-fpga or x86:2,fpga (ARM nodes run an armhf JVM under QEMU: bin/armhf-root; arm-fpga nodes also the "
+            + "simulated FPGA built for armhf, which make test builds)"));
         o.addOption(option("maps-on", "arm", "embedded cluster: run the maps on its ARM nodes only (the AM and reducers stay on x86)"));
         o.addOption(option("timeout", "SECONDS", "kill a job that has not finished after this many seconds (a failed run); default: none"));
         o.addOption(option("repeat", "N", "run the job N times on the same cluster and give every figure (stage times, energy, TpW) as "

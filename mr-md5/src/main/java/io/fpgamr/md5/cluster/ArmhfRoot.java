@@ -25,6 +25,8 @@ public record ArmhfRoot(Path path) {
     public static final Path DEFAULT = Path.of("/dev/shm/fpgamr-armhf-root");
     /** The CPU QEMU emulates: the Cortex-A9 (ARMv7-A with NEON) of the Novena and the DE10-Nano. */
     public static final String CPU = "cortex-a9";
+    /** The platform of the native libraries the root's JVM loads (the jar's {@code linux-armhf} builds). */
+    public static final String PLATFORM = "linux-armhf";
     static final String JAVA_HOME = "usr/lib/jvm/java-17-openjdk-armhf";
     static final Path BINFMT_ENTRY = Path.of("/proc/sys/fs/binfmt_misc/qemu-arm");
     private static final String HOW = "run bin/armhf-root as root once (make test does)";

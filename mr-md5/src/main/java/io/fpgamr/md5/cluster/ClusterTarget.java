@@ -93,6 +93,7 @@ public sealed interface ClusterTarget {
             if (nodes.stream().anyMatch(EmbeddedCluster.NodeSpec::arm)) {
                 try {
                     ArmhfRoot.find(System.getenv());
+                    EmbeddedCluster.NodeSpec.requireModels(nodes);
                 } catch (IllegalArgumentException e) {
                     throw new UsageException("--nodes: " + e.getMessage());
                 }

@@ -2,7 +2,9 @@ package io.fpgamr.md5.cluster;
 
 import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.SpeedProfile;
+import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.md5.balance.SpeedProfiler;
@@ -157,6 +159,31 @@ public final class EmbeddedCluster implements AutoCloseable {
             return type.equals(ARM) || type.equals(ARM_FPGA);
         }
 
+        /**
+         * Checks that the nodes can start: an {@code arm-fpga} node's simulated FPGAs need the
+         * accelerator's model built for armhf ({@link FpgaRequest#EMBEDDED_DESIGN}'s, which the
+         * node's profiler and the job's default design load), which {@code make test} builds and
+         * {@code make run} does not.
+         *
+         * @throws IllegalArgumentException in one line naming what is missing and the command that builds it
+         */
+        public static void requireModels(List<NodeSpec> specs) {
+            if (specs.stream().anyMatch(n -> n.type().equals(ARM_FPGA))) {
+                requireArmhfModel(FpgaRequest.embeddedDesignPipelines());
+            }
+        }
+
+        /** Checks that the model of {@code pipelines} pipelines is built for armhf, in one line saying how to build it. */
+        static void requireArmhfModel(int pipelines) {
+            try {
+                DesignPackage.findVsimModel(pipelines, ArmhfRoot.PLATFORM);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("arm-fpga nodes need the simulated FPGA's model built for " + ArmhfRoot.PLATFORM + ", "
+                    + NativeArtifacts.vsimModel(pipelines) + ", which this build has not (make test builds it; make run does not): run "
+                    + "make -C jni-fpga/native/fpga vsim-libs PLATFORM=" + ArmhfRoot.PLATFORM + " VSIM_PIPES=" + pipelines);
+            }
+        }
+
         /** Today's shape: {@code nodes} NodeManagers, with FPGAs the last of them the FPGA node. */
         public static List<NodeSpec> of(int nodes, int fpgaDevices) {
             if (nodes < 1 || fpgaDevices > 0 && nodes < 2) {
@@ -199,12 +226,6 @@ public final class EmbeddedCluster implements AutoCloseable {
                         throw new IllegalArgumentException("the count of " + type + " nodes must be in 1.." + MAX_NODES + ", got '" + tc[1] + "'");
                     }
                 }
-                if (type.equals(ARM_FPGA)) {
-                    // A job ships one simulated design, built for the launcher's platform, and a NodeManager
-                    // loads only a model of its own JVM's platform: see mr-md5/README.md, "Node types".
-                    throw new IllegalArgumentException("arm-fpga nodes are not available yet: the simulated accelerator's model is built "
-                        + "for the build host's platform only, and a NodeManager loads only its own platform's model");
-                }
                 if (hasFpga(type) && fpgaDevices < 1) {
                     throw new IllegalArgumentException(type + " nodes need simulated FPGAs: --fpga-devices must be at least 1");
                 }
@@ -246,6 +267,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         if (specs.stream().noneMatch(n -> n.type().equals(NodeSpec.X86))) {
             throw new IllegalArgumentException("an embedded cluster has at least one CPU node");
         }
+        NodeSpec.requireModels(specs);
         // ARM nodes' containers run an emulated 32-bit JVM, which cannot list ext4 directories: then the
         // whole cluster's directory (the NodeManagers' local and log dirs among them) is on tmpfs, beside the root.
         ArmhfRoot armhf = specs.stream().anyMatch(NodeSpec::arm) ? ArmhfRoot.find(System.getenv()) : null;
@@ -284,6 +306,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             conf.set("yarn.scheduler.capacity.resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
             conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
             conf.set("yarn.scheduler.capacity.root.default.ordering-policy", "fair");
+            if (armhf != null) {
+                // One container per node heartbeat: a job of few maps (a small domain, as emulated nodes
+                // get) spreads them over the node types, where the first node to heartbeat would take them all.
+                conf.setBoolean("yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled", false);
+            }
             // Containers are separate JVMs: give them this JVM's classpath and JDK 17 flags, and
             // (first) a directory with resource-types.xml, which the MR AM reads from its classpath.
             Path confDir = work.resolve("conf");
@@ -448,6 +475,10 @@ public final class EmbeddedCluster implements AutoCloseable {
             c.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + FRAMEWORK_RESOURCE, maps + 1);
         }
         if (spec.fpgaDevices() > 0) {
+            if (spec.arm()) {
+                // the x86 NodeManager's containers are armhf: its devices load the armhf build of a design's model
+                c.set("fpgamr.fpga.container-platform", ArmhfRoot.PLATFORM);
+            }
             c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, "io.fpgamr.yarn.FpgaContainerExecutor");
             c.setBoolean(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_ENABLED, true);
             c.set(YarnConfiguration.NM_PLUGGABLE_DEVICE_FRAMEWORK_DEVICE_CLASSES, "io.fpgamr.yarn.FpgaDevicePlugin");
@@ -474,7 +505,9 @@ public final class EmbeddedCluster implements AutoCloseable {
      * design the cluster's maps load by default. A node type whose engines do not open here (no
      * simulated model built) gets only what does. An ARM node's profile is measured by the profiler
      * in the armhf JVM under emulation ({@code fpgamr rate --profile}), as the node's own maps run:
-     * it says it is emulated.
+     * it says it is emulated. An ARM-FPGA node's is measured there too, with its simulated device
+     * (the armhf driver running the armhf model, as its maps do); one emulated run serves both ARM
+     * types (the ARM node's is its CPU part).
      */
     private static Map<String, SpeedProfile> profileNodeTypes(List<NodeSpec> specs, ArmhfRoot armhf, Path work) {
         SpeedProfiler profiler = new SpeedProfiler(SpeedProfiler.DEFAULT_SECONDS);
@@ -493,24 +526,36 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
             byType.put(NodeSpec.FPGA, fpga);
         }
-        if (specs.stream().anyMatch(n -> n.type().equals(NodeSpec.ARM))) {
+        boolean armFpga = specs.stream().anyMatch(n -> n.type().equals(NodeSpec.ARM_FPGA));
+        if (specs.stream().anyMatch(NodeSpec::arm)) {
+            SpeedProfile arm;
             try {
-                byType.put(NodeSpec.ARM, profileEmulated(armhf, work.resolve("profile-arm")));
+                arm = profileEmulated(armhf, work.resolve("profile-arm"), armFpga ? List.of("--accel", "fpga:vsim:pipelines="
+                    + FpgaRequest.embeddedDesignPipelines()) : List.of());
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(new IOException("the ARM node's emulated JVM: " + e.getMessage(), e));
             }
+            if (armFpga) {
+                byType.put(NodeSpec.ARM_FPGA, arm);
+            }
+            byType.put(NodeSpec.ARM, new SpeedProfile(arm.node(), arm.speeds().stream().filter(s -> !s.kind().equals("fpga")).toList()));
         }
         return byType;
     }
 
-    /** The profile {@code fpgamr rate --profile} measures in the armhf JVM under QEMU, in {@code dir} (on tmpfs). */
-    private static SpeedProfile profileEmulated(ArmhfRoot armhf, Path dir) throws IOException {
+    /**
+     * The profile {@code fpgamr rate --profile} measures in the armhf JVM under QEMU, in {@code dir} (on tmpfs),
+     * of the CPU and the FPGAs {@code accel} names ({@code --accel fpga:...}).
+     */
+    private static SpeedProfile profileEmulated(ArmhfRoot armhf, Path dir, List<String> accel) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(PROFILE_FILE);
         Path log = dir.resolve("profile.log");
-        ProcessBuilder pb = new ProcessBuilder(armhf.javaHome().resolve("bin/java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+        List<String> cmd = new ArrayList<>(List.of(armhf.javaHome().resolve("bin/java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
             "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"), "io.fpgamr.md5.cli.Main", "rate",
-            "--profile", file.toString())
+            "--profile", file.toString()));
+        cmd.addAll(accel);
+        ProcessBuilder pb = new ProcessBuilder(cmd)
             .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(armhf.containerEnv());
         Process p = pb.start();

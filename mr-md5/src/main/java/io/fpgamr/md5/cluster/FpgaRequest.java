@@ -1,13 +1,18 @@
 package io.fpgamr.md5.cluster;
 
+import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.design.FpgaContainer;
+import io.fpgamr.md5.balance.ClusterSpeeds;
 import io.fpgamr.md5.cli.RunConfig;
 import io.fpgamr.md5.cli.UsageException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -20,7 +25,9 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 /**
  * The FPGA request of a run on YARN: {@code --accel fpga} asks for one {@value FpgaContainer#RESOURCE}
  * per map (after checking that the cluster has any), and {@code fpga} and {@code auto} ship the
- * design package through the distributed cache for the NodeManager to load (see yarn-fpga-resource).
+ * design package through the distributed cache for the NodeManager to load (see yarn-fpga-resource);
+ * a simulated design goes once per platform of the nodes offering FPGAs (an ARM-FPGA node's
+ * containers load the armhf build of the model).
  */
 public final class FpgaRequest {
     /** The design the embedded cluster's maps need when the run names none: the simulated device's 4-pipeline model. */
@@ -57,39 +64,75 @@ public final class FpgaRequest {
         if (name == null) {
             return null;
         }
-        String uri;
+        List<String> shipped = new ArrayList<>(); // uri#link
         String described;
         try {
             if (isVsimDesign(name)) {
+                // one package per platform of the nodes that offer FPGAs: each node loads its containers' build
                 int pipelines = Integer.parseInt(name.substring(VSIM_DESIGN.length()));
-                Path model;
-                try {
-                    model = DesignPackage.findVsimModel(pipelines);
-                } catch (IOException e) {
-                    if (config.design() == null && !config.fpgaOnly()) {
-                        return null; // auto with the default design: no simulated model built, the maps hash on the CPU
+                List<String> parts = new ArrayList<>();
+                for (String platform : fpgaPlatforms(conf)) {
+                    Path model;
+                    try {
+                        model = DesignPackage.findVsimModel(pipelines, platform);
+                    } catch (IOException e) {
+                        if (config.design() == null && !config.fpgaOnly()) {
+                            continue; // auto with the default design: no model built, those nodes' maps hash on the CPU
+                        }
+                        throw e;
                     }
-                    throw e;
+                    boolean own = platform.equals(NativeArtifacts.platform());
+                    Path dir = Path.of(System.getProperty("java.io.tmpdir"), "fpgamr-designs-" + System.getProperty("user.name"));
+                    DesignPackage d = DesignPackage.createVsim(dir.resolve("md5acc-" + name + (own ? "" : "-" + platform) + ".zip"),
+                        pipelines, model, platform);
+                    shipped.add(d.file().toUri() + "#" + (own ? FpgaContainer.DESIGN_LINK : FpgaContainer.designLink(platform)));
+                    parts.add(parts.isEmpty() ? d.describe() : platform + " build sha256 " + d.sha256().substring(0, 12));
                 }
-                Path dir = Path.of(System.getProperty("java.io.tmpdir"), "fpgamr-designs-" + System.getProperty("user.name"));
-                DesignPackage d = DesignPackage.createVsim(dir.resolve("md5acc-" + name + ".zip"), pipelines, model);
-                uri = d.file().toUri().toString();
-                described = d.describe();
+                if (shipped.isEmpty()) {
+                    return null;
+                }
+                described = String.join("; ", parts);
             } else if (name.contains("://")) {
-                uri = name;
+                shipped.add(name + "#" + FpgaContainer.DESIGN_LINK);
                 described = name;
             } else {
                 DesignPackage d = DesignPackage.open(Path.of(name).toAbsolutePath());
-                uri = d.file().toUri().toString();
+                shipped.add(d.file().toUri() + "#" + FpgaContainer.DESIGN_LINK);
                 described = d.describe();
             }
         } catch (IOException e) {
             throw new UsageException("--design " + name + ": " + e.getMessage());
         }
         String files = conf.get("tmpfiles");
-        conf.set("tmpfiles", (files == null || files.isBlank() ? "" : files + ",") + uri + "#" + FpgaContainer.DESIGN_LINK);
-        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.DESIGN_ENV, FpgaContainer.DESIGN_LINK);
+        conf.set("tmpfiles", (files == null || files.isBlank() ? "" : files + ",") + String.join(",", shipped));
+        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.DESIGN_ENV, String.join(",", shipped.stream()
+            .map(u -> u.substring(u.lastIndexOf('#') + 1)).toList()));
         return described;
+    }
+
+    /**
+     * The platforms of the containers of the cluster's nodes that offer FPGAs, this JVM's first: a
+     * node's is its speed profile's architecture (an ARM-FPGA node's profile was measured in its
+     * containers' armhf JVM), this JVM's where the cluster gives none.
+     */
+    private static List<String> fpgaPlatforms(Configuration conf) throws UsageException {
+        Set<String> platforms = new TreeSet<>();
+        try {
+            for (ClusterSpeeds.Node n : ClusterSpeeds.read(conf)) {
+                String arch = n.profile().node().get("arch");
+                if (n.fpgaSlots() > 0) {
+                    platforms.add(arch == null || arch.isBlank() ? NativeArtifacts.platform() : NativeArtifacts.platform("Linux", arch));
+                }
+            }
+        } catch (IOException e) {
+            throw new UsageException("--design: " + UsageException.firstLine(e));
+        }
+        List<String> out = new ArrayList<>();
+        if (platforms.isEmpty() || platforms.remove(NativeArtifacts.platform())) {
+            out.add(NativeArtifacts.platform());
+        }
+        out.addAll(platforms);
+        return out;
     }
 
     /** Fails before submission, in one line, when no running node offers an FPGA: such maps would wait forever. */

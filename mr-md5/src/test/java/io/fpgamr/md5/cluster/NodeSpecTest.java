@@ -19,10 +19,16 @@ class NodeSpecTest {
     }
 
     @Test
-    void armFpgaNodesAreRefusedUntilTheirModelIsBuiltForArmhf() {
-        assertEquals("arm-fpga nodes are not available yet: the simulated accelerator's model is built for the build host's platform "
-            + "only, and a NodeManager loads only its own platform's model",
-            assertThrows(IllegalArgumentException.class, () -> NodeSpec.parse("x86,arm,arm-fpga", 2)).getMessage());
+    void armFpgaNodesTakeTheFpgaDevicesAndNeedTheModelBuiltForArmhf() {
+        assertEquals(List.of(new NodeSpec("x86", 0), new NodeSpec("arm", 0), new NodeSpec("arm-fpga", 2)),
+            NodeSpec.parse("x86,arm,arm-fpga", 2));
+        assertEquals("arm-fpga nodes need simulated FPGAs: --fpga-devices must be at least 1",
+            assertThrows(IllegalArgumentException.class, () -> NodeSpec.parse("x86,arm-fpga", 0)).getMessage());
+        // no build makes a 16-pipeline model for armhf: the one line names it and the command that builds it
+        assertEquals("arm-fpga nodes need the simulated FPGA's model built for linux-armhf, libfpgamr-vsim-p16.so, which this build "
+            + "has not (make test builds it; make run does not): run make -C jni-fpga/native/fpga vsim-libs PLATFORM=linux-armhf "
+            + "VSIM_PIPES=16", assertThrows(IllegalArgumentException.class, () -> NodeSpec.requireArmhfModel(16)).getMessage());
+        NodeSpec.requireModels(List.of(new NodeSpec("x86", 0), new NodeSpec("arm", 0))); // no arm-fpga node: nothing to build
     }
 
     @Test
