@@ -18,7 +18,8 @@
 #   KVER    kernel version (x86_64: scripts/kver.sh; armhf: build/armhf/kver)
 #   BUILD   build directory (see ../Makefile)
 #   FPGAMR_BOOT_TIMEOUT  seconds before the guest counts as hung
-#                        (x86_64 200, armhf 480)
+#                        (x86_64 200, armhf 900: the node's 8-pipeline model
+#                        under TCG on a loaded machine)
 #   FPGAMR_FUZZ_SEED     seed of the fuzzer (default: random, printed)
 #   FPGAMR_QEMU_ACCEL    x86_64 only: tcg (default) or kvm (if /dev/kvm
 #                        works; falls back to tcg if the guest does not start)
@@ -69,7 +70,7 @@ armhf)
 	KERNEL=$OUT/root/boot/vmlinuz-$KVER
 	MODDIR=$OUT/root/lib/modules/$KVER
 	BUSYBOX=$OUT/root/bin/busybox
-	TIMEOUT=${FPGAMR_BOOT_TIMEOUT:-480}
+	TIMEOUT=${FPGAMR_BOOT_TIMEOUT:-900}
 	;;
 *)
 	die "unknown architecture (x86_64 or armhf)"
