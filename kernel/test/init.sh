@@ -7,7 +7,7 @@
 #
 # From the kernel command line (boottest.sh): fpgamr_seed (fuzzer); x86-64:
 # fpgamr_regs (the register window memmap= kept); armhf: fpgamr_bits,
-# fpgamr_target, fpgamr_miss, fpgamr_value (the node's search).
+# fpgamr_batch, fpgamr_target, fpgamr_miss, fpgamr_value (the node's search).
 export PATH=/bin
 
 uio_node() {
@@ -19,12 +19,13 @@ irq_count() { awk '/fpgamr-md5/ { n = $2 } END { print n + 0 }' /proc/interrupts
 
 # the program node-sim traces: bind the driver (the device model answers
 # its probe), then search as an FPGA map does, holding the device at first.
-# A simulated 2^18 batch takes seconds here, not 5 ms: the driver's wait
+# A simulated batch takes seconds here, not 5 ms: the driver's wait
 # for an interrupt (2 s for a board) is given 10 minutes.
 if [ "${1:-}" = node-run ]; then
 	insmod /fpgamr.ko || exit 1
 	irq_count > /tmp/irq.before
-	exec node-search --hold /tmp/held "uio:$(uio_node),timeout_ms=600000" \
+	exec node-search --hold /tmp/held \
+		"uio:$(uio_node),timeout_ms=600000,batch=$fpgamr_batch" \
 		"$fpgamr_bits" "$fpgamr_target" "$fpgamr_miss"
 fi
 
@@ -217,7 +218,7 @@ expect "rmmod fpgamr" rmmod fpgamr
 # the whole node: device tree -> fpgamr.ko -> /dev/uioN + /dev/fpgamr-dmaK
 # -> the unmodified user-space driver (libfpgamr.so) -> the Verilated RTL
 if [ -n "$DT" ]; then
-	batches=$(((1 << fpgamr_bits) / 262144))
+	batches=$(((1 << fpgamr_bits) / fpgamr_batch))
 	rm -f /tmp/held
 	node-sim -- /init node-run > /tmp/node.log 2>&1 &
 	NODE=$!
