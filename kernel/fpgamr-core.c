@@ -355,7 +355,7 @@ static int fpgamr_probe(struct platform_device *pdev)
 	ret = fpgamr_setup(fdev, pdev);
 	if (ret)
 		goto err_put;
-	ret = fpgamr_port_probe(&pdev->dev);
+	ret = fpgamr_port_probe(&pdev->dev, &fdev->port);
 	if (ret)
 		goto err_put;
 	ret = fpgamr_register(fdev);

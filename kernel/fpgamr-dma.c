@@ -458,11 +458,13 @@ static int fpgamr_ioc_submit(struct fpgamr_file *file, void __user *arg)
 		goto out;
 
 	mutex_lock(&fdev->job_lock);
-	if (fdev->wedged) {
+	if (fdev->wedged)
 		ret = -EIO;
-	} else if (!fpgamr_job_idle(fdev)) {
+	else if (!fpgamr_job_idle(fdev))
 		ret = -EBUSY;
-	} else {
+	else	/* a port that could not carry the job's DMA: -ENOLINK */
+		ret = fpgamr_port_check(fdev->dev, &fdev->port);
+	if (!ret) {
 		fpgamr_job_retire(fdev);	/* the last job has ended */
 		fpgamr_job_start(fdev, &req, src, dst);
 		fdev->job.owner = file;

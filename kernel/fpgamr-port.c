@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fpgamr-port.c - the FPGA-to-SDRAM port's state at probe, and in sysfs
+ * fpgamr-port.c - the FPGA-to-SDRAM port's state at probe, before each job,
+ * and in sysfs
  *
  * On a Cyclone V SoC (a device tree with the altr,sdr-ctl and altr,sys-mgr
  * syscons, as socfpga.dtsi has and altera-fpga2sdram uses) the probe logs
  * the port's state in one line (fpgamr-port.h) and the configuration the
- * bootloader applied; the attribute fpga2sdram reads the registers again
- * each time, so user space can ask before a job. Elsewhere (no SDRAM
- * controller of a Cyclone V) it says so once and does nothing.
+ * bootloader applied; SUBMIT reads it again and refuses a job on a port that
+ * could not carry its DMA (ENOLINK, the line logged); the attribute
+ * fpga2sdram reads the registers again each time, so user space can name
+ * what it found when a DMA never completes. The fpga2sdram bridge's state is
+ * the port's reset (the bridge driver writes fpgaportrst); the lightweight
+ * HPS-to-FPGA bridge's is not read: with it in reset the probe's register
+ * reads would not have answered. Elsewhere (no SDRAM controller of a
+ * Cyclone V) the probe says so once and nothing is read.
  */
 #include <linux/device.h>
 #include <linux/err.h>
@@ -19,7 +25,19 @@
 
 #define FPGAMR_PORT_LINE	256
 
-static int fpgamr_port_read(struct fpgamr_port_regs *r)
+static int fpgamr_port_lookup(struct fpgamr_port *port)
+{
+	port->sdrctl = syscon_regmap_lookup_by_compatible("altr,sdr-ctl");
+	if (IS_ERR(port->sdrctl))
+		return PTR_ERR(port->sdrctl);
+	port->sysmgr = syscon_regmap_lookup_by_compatible("altr,sys-mgr");
+	if (IS_ERR(port->sysmgr))
+		return PTR_ERR(port->sysmgr);
+	return 0;
+}
+
+static int fpgamr_port_read(const struct fpgamr_port *port,
+			    struct fpgamr_port_regs *r)
 {
 	static const struct {
 		unsigned int off;
@@ -36,23 +54,15 @@ static int fpgamr_port_read(struct fpgamr_port_regs *r)
 		{ FPGAMR_SDR_PORTCFG, offsetof(struct fpgamr_port_regs, portcfg) },
 		{ FPGAMR_SDR_FIFOCFG, offsetof(struct fpgamr_port_regs, fifocfg) },
 	};
-	struct regmap *sdrctl, *sysmgr;
 	unsigned int val, i;
 	int ret;
 
-	sdrctl = syscon_regmap_lookup_by_compatible("altr,sdr-ctl");
-	if (IS_ERR(sdrctl))
-		return PTR_ERR(sdrctl);
-	sysmgr = syscon_regmap_lookup_by_compatible("altr,sys-mgr");
-	if (IS_ERR(sysmgr))
-		return PTR_ERR(sysmgr);
-
-	ret = regmap_read(sysmgr, FPGAMR_SYSMGR_HANDOFF3, &val);
+	ret = regmap_read(port->sysmgr, FPGAMR_SYSMGR_HANDOFF3, &val);
 	if (ret)
 		return ret;
 	r->handoff = val;
 	for (i = 0; i < ARRAY_SIZE(sdr); i++) {
-		ret = regmap_read(sdrctl, sdr[i].off, &val);
+		ret = regmap_read(port->sdrctl, sdr[i].off, &val);
 		if (ret)
 			return ret;
 		*(__u32 *)((char *)r + sdr[i].field) = val;
@@ -64,10 +74,12 @@ static ssize_t fpga2sdram_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
 	struct fpgamr_port_regs r;
+	struct fpgamr_port port;
 	char line[FPGAMR_PORT_LINE];
 	int ret;
 
-	ret = fpgamr_port_read(&r);
+	/* the syscons outlive the device: no state of ours to outlive here */
+	ret = fpgamr_port_lookup(&port) ?: fpgamr_port_read(&port, &r);
 	if (ret)
 		return ret;
 	fpgamr_port_describe(&r, line, sizeof(line));
@@ -80,15 +92,39 @@ static void fpgamr_port_remove(void *data)
 	device_remove_file(data, &dev_attr_fpga2sdram);
 }
 
-int fpgamr_port_probe(struct device *dev)
+/*
+ * Before each job (SUBMIT, under the job lock): 0, or -ENOLINK with the
+ * port's line logged when it is not configured or in reset.
+ */
+int fpgamr_port_check(struct device *dev, const struct fpgamr_port *port)
+{
+	struct fpgamr_port_regs r;
+	char line[FPGAMR_PORT_LINE];
+	enum fpgamr_port_state state;
+	int ret;
+
+	if (!port->sdrctl)
+		return 0;	/* not a Cyclone V: nothing to read */
+	ret = fpgamr_port_read(port, &r);
+	if (ret)
+		return ret;
+	state = fpgamr_port_describe(&r, line, sizeof(line));
+	if (fpgamr_port_job_ok(state))
+		return 0;
+	dev_err_ratelimited(dev, "job refused: %s\n", line);
+	return -FPGAMR_PORT_ERRNO;
+}
+
+int fpgamr_port_probe(struct device *dev, struct fpgamr_port *port)
 {
 	struct fpgamr_port_regs r;
 	char line[FPGAMR_PORT_LINE];
 	int ret;
 
-	ret = fpgamr_port_read(&r);
+	ret = fpgamr_port_lookup(port) ?: fpgamr_port_read(port, &r);
 	if (ret) {
-		/* the x86 and virt test machines: not a Cyclone V */
+		/* the x86 test machine: not a Cyclone V */
+		port->sdrctl = NULL;
 		dev_info(dev,
 			 "no Cyclone V SDRAM controller (altr,sdr-ctl, altr,sys-mgr: %d): FPGA-to-SDRAM port not read\n",
 			 ret);

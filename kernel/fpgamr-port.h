@@ -10,8 +10,8 @@
  * the fpga2sdram bridge driver releases exactly those ports in the SDRAM
  * controller's fpgaportrst when the overlay enables the bridge. A DMA through
  * a port that is not configured or still in reset never completes, with no
- * error anywhere: hence this one line at probe (hdl/README.md, "On a
- * DE10-Nano").
+ * error anywhere: hence this one line at probe and before each job
+ * (hdl/README.md, "On a DE10-Nano").
  *
  * No kernel API here: the driver (fpgamr-port.c) and its user-space test
  * (test/port_state.c) share it.
@@ -21,8 +21,10 @@
 
 #include <linux/types.h>
 #ifdef __KERNEL__
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #else
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #endif
@@ -122,9 +124,34 @@ fpgamr_port_describe(const struct fpgamr_port_regs *r, char *buf, size_t len)
 	return state;
 }
 
+/*
+ * Whether a job may start on a port in this state: 0, or the errno
+ * FPGAMR_IOC_SUBMIT refuses it with (negated in the kernel; the UAPI's
+ * ENOLINK): its DMA could never complete.
+ */
+#define FPGAMR_PORT_ERRNO	ENOLINK
+
+static inline int fpgamr_port_job_ok(enum fpgamr_port_state state)
+{
+	return state == FPGAMR_PORT_ENABLED;
+}
+
 #ifdef __KERNEL__
 struct device;
-int fpgamr_port_probe(struct device *dev);
+struct regmap;
+
+/**
+ * struct fpgamr_port - the registers the port's state is read from
+ * @sdrctl:	the SDRAM controller's syscon, NULL: not a Cyclone V
+ * @sysmgr:	the system manager's syscon
+ */
+struct fpgamr_port {
+	struct regmap *sdrctl;
+	struct regmap *sysmgr;
+};
+
+int fpgamr_port_probe(struct device *dev, struct fpgamr_port *port);
+int fpgamr_port_check(struct device *dev, const struct fpgamr_port *port);
 #endif
 
 #endif /* FPGAMR_PORT_H */

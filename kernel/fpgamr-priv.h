@@ -15,6 +15,7 @@
 
 /* register map 3, generated from hdl/regmap/md5acc.json */
 #include "fpgamr-regs.h"
+#include "fpgamr-port.h"
 
 struct fpgamr_buf;
 struct fpgamr_file;
@@ -60,6 +61,7 @@ struct fpgamr_job {
  * @bus_bytes:	the device's data bus in bytes (DESIGN_PARAMS)
  * @min_width:	smallest message width (DESIGN_PARAMS)
  * @max_width:	largest message width
+ * @port:	where the FPGA-to-SDRAM port's state is read before each job
  * @uio:	UIO half (registers and interrupt)
  * @misc:	DMA half
  * @misc_name:	"fpgamr-dmaK"
@@ -75,6 +77,7 @@ struct fpgamr_dev {
 	u32 bus_bytes;
 	u32 min_width;
 	u32 max_width;
+	struct fpgamr_port port;
 	bool gone;
 	bool coherent;
 	bool has_rmem;

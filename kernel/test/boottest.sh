@@ -18,7 +18,8 @@
 #   KVER    kernel version (x86_64: scripts/kver.sh; armhf: build/armhf/kver)
 #   BUILD   build directory (see ../Makefile)
 #   FPGAMR_BOOT_TIMEOUT  seconds before the guest counts as hung
-#                        (x86_64 200, armhf 480)
+#                        (x86_64 200, armhf 900: the node's 8-pipeline model
+#                        under TCG on a loaded machine)
 #   FPGAMR_FUZZ_SEED     seed of the fuzzer (default: random, printed)
 #   FPGAMR_QEMU_ACCEL    x86_64 only: tcg (default) or kvm (if /dev/kvm
 #                        works; falls back to tcg if the guest does not start)
@@ -33,7 +34,8 @@ INITRD=$OUT/initramfs.cpio.gz
 LOG=$OUT/boottest.log
 X86_REGS=0x1fe00000	# below the top of the x86 guest's 512 MiB
 ARM_QEMU="qemu-system-arm -M virt -cpu cortex-a15 -m 3G -smp 2"
-NODE_BITS=20		# the node's search: 2^20 values, four 2^18 batches
+NODE_BITS=19		# the node's search: 2^19 values in four batches of
+NODE_BATCH=131072	# 2^17 (the 8-pipeline model runs about 1,000 cycles/s)
 
 die() { echo "kernel boottest ($ARCH): $*" >&2; exit 1; }
 
@@ -69,7 +71,7 @@ armhf)
 	KERNEL=$OUT/root/boot/vmlinuz-$KVER
 	MODDIR=$OUT/root/lib/modules/$KVER
 	BUSYBOX=$OUT/root/bin/busybox
-	TIMEOUT=${FPGAMR_BOOT_TIMEOUT:-480}
+	TIMEOUT=${FPGAMR_BOOT_TIMEOUT:-900}
 	;;
 *)
 	die "unknown architecture (x86_64 or armhf)"
@@ -118,7 +120,7 @@ if [ "$ARCH" = armhf ]; then
 	md5() { python3 -c 'import hashlib, sys
 print(hashlib.md5(int(sys.argv[1]).to_bytes(4, "big")).hexdigest())' "$1"; }
 	target=$(md5 "$value")
-	APPEND="$APPEND console=ttyAMA0 fpgamr_bits=$NODE_BITS"
+	APPEND="$APPEND console=ttyAMA0 fpgamr_bits=$NODE_BITS fpgamr_batch=$NODE_BATCH"
 	APPEND="$APPEND fpgamr_target=$target fpgamr_miss=$(md5 "$miss")"
 	APPEND="$APPEND fpgamr_value=$(printf %08x "$value")"
 	echo "kernel boottest: node target $target (value $(printf %08x "$value")), fuzz seed $seed"

@@ -24,7 +24,12 @@
  *    the register window (uncached) or pages of allocated low memory
  *    (cached), as the accelerator's AXI master and register slave see them;
  *  - removal: writing 1 to unplug removes the device, as removing the
- *    FPGA overlay would.
+ *    FPGA overlay would;
+ *  - the FPGA-to-SDRAM port: where the tree has the Cyclone V's SDRAM
+ *    controller and system manager (on the ARM test machine syscons over
+ *    memory, test/vexpress-board.dtsi), their registers as the bootloader
+ *    and the bridge driver leave them: fpga2sdram=enabled (at load),
+ *    reset or unconfigured (the fixtures of test/port_state.c).
  */
 
 #include <linux/dma-mapping.h>
@@ -32,6 +37,7 @@
 #include <linux/io.h>
 #include <linux/irq.h>
 #include <linux/irqdesc.h>
+#include <linux/mfd/syscon.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -41,6 +47,7 @@
 #include <linux/of_irq.h>
 #include <linux/of_platform.h>
 #include <linux/platform_device.h>
+#include <linux/regmap.h>
 
 #include <linux/fpgamr.h>
 
@@ -125,6 +132,48 @@ static const struct kernel_param_ops sim_raise_irq_ops = {
 };
 module_param_cb(raise_irq, &sim_raise_irq_ops, NULL, 0200);
 MODULE_PARM_DESC(raise_irq, "write 1 to raise the accelerator's interrupt once");
+
+/* the port's registers in each state, for the design's 256-bit port 0 */
+static const struct {
+	const char *name;
+	u32 handoff;		/* the ports the SPL configured */
+	u32 fpgaportrst;	/* the ports out of reset */
+} sim_ports[] = {
+	{ "enabled", 0x3ff, 0x3ff },
+	{ "reset", 0x3ff, 0 },		/* the fpga2sdram bridge not enabled */
+	{ "unconfigured", 0, 0 },	/* a stock SPL */
+};
+
+static int sim_port_write(unsigned int i)
+{
+	struct regmap *sdr, *sys;
+
+	sdr = syscon_regmap_lookup_by_compatible("altr,sdr-ctl");
+	if (IS_ERR(sdr))
+		return PTR_ERR(sdr);
+	sys = syscon_regmap_lookup_by_compatible("altr,sys-mgr");
+	if (IS_ERR(sys))
+		return PTR_ERR(sys);
+	return regmap_write(sys, FPGAMR_SYSMGR_HANDOFF3, sim_ports[i].handoff) ?:
+	       regmap_write(sdr, FPGAMR_SDR_FPGAPORTRST, sim_ports[i].fpgaportrst);
+}
+
+static int sim_set_port(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sim_ports); i++)
+		if (sysfs_streq(val, sim_ports[i].name))
+			return sim_port_write(i);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops sim_port_ops = {
+	.set = sim_set_port,
+};
+module_param_cb(fpga2sdram, &sim_port_ops, NULL, 0200);
+MODULE_PARM_DESC(fpga2sdram,
+		 "the FPGA-to-SDRAM port's registers: enabled (at load), reset or unconfigured (a tree with the altr,sdr-ctl and altr,sys-mgr syscons only)");
 
 static int sim_unplug(const char *val, const struct kernel_param *kp)
 {
@@ -285,6 +334,10 @@ static int __init sim_init(void)
 		goto err;
 	ret = sim_init_window();
 	if (ret)
+		goto err;
+	/* the port as a configured board has it, where the tree has one */
+	ret = sim_np ? sim_port_write(0) : 0;
+	if (ret && ret != -ENODEV)
 		goto err;
 	ret = misc_register(&sim_misc);
 	if (ret)

@@ -7,7 +7,7 @@
 #
 # From the kernel command line (boottest.sh): fpgamr_seed (fuzzer); x86-64:
 # fpgamr_regs (the register window memmap= kept); armhf: fpgamr_bits,
-# fpgamr_target, fpgamr_miss, fpgamr_value (the node's search).
+# fpgamr_batch, fpgamr_target, fpgamr_miss, fpgamr_value (the node's search).
 export PATH=/bin
 
 uio_node() {
@@ -19,12 +19,13 @@ irq_count() { awk '/fpgamr-md5/ { n = $2 } END { print n + 0 }' /proc/interrupts
 
 # the program node-sim traces: bind the driver (the device model answers
 # its probe), then search as an FPGA map does, holding the device at first.
-# A simulated 2^18 batch takes seconds here, not 5 ms: the driver's wait
+# A simulated batch takes seconds here, not 5 ms: the driver's wait
 # for an interrupt (2 s for a board) is given 10 minutes.
 if [ "${1:-}" = node-run ]; then
 	insmod /fpgamr.ko || exit 1
 	irq_count > /tmp/irq.before
-	exec node-search --hold /tmp/held "uio:$(uio_node),timeout_ms=600000" \
+	exec node-search --hold /tmp/held \
+		"uio:$(uio_node),timeout_ms=600000,batch=$fpgamr_batch" \
 		"$fpgamr_bits" "$fpgamr_target" "$fpgamr_miss"
 fi
 
@@ -34,6 +35,13 @@ fi
 if [ "${1:-}" = node-hash ]; then
 	exec node-search --hash /tmp/hash.started \
 		"uio:$(uio_node),timeout_ms=600000" 262144
+fi
+
+# the program node-sim traces for the stalled DMA (node-sim --stall-dma):
+# one hash batch whose memory never answers; the driver gives it 4 s
+if [ "${1:-}" = node-stall ]; then
+	exec node-search --hash /tmp/stall.started \
+		"uio:$(uio_node),timeout_ms=4000" 4096
 fi
 
 # the program node-sim traces for the doctor (jni-fpga/native/tools): every
@@ -111,6 +119,33 @@ if [ -n "$DT" ]; then
 fi
 run_test main
 
+# the FPGA-to-SDRAM port, read before each job: fpgamr_sim.ko writes the
+# SDRAM controller's and system manager's registers (the fixtures of
+# test/port_state.c); a job on a port that could not carry its DMA is
+# refused (ENOLINK) and logged, and the unmodified user-space driver says
+# what the port is in one line
+if [ -n "$DT" ]; then
+	port=/sys/module/fpgamr_sim/parameters/fpga2sdram
+	enabled="FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, handoff 0x000003ff: 2 command, 4 read, 4 write data ports, up to 256 bits)"
+	reset="FPGA-to-SDRAM port in reset (fpgaportrst 0x00000000, handoff 0x000003ff: 2 command, 4 read, 4 write data ports held): the fpga2sdram bridge is not enabled; DMA cannot complete"
+	unconf="FPGA-to-SDRAM port not configured (handoff 0x00000000, fpgaportrst 0x00000000): the bootloader's SPL was not built from this design's handoff; DMA cannot complete"
+	expect "the probe read the port: enabled" logged "$enabled"
+	expect "sysfs fpga2sdram says so" test "$(attr fpga2sdram)" = "$enabled"
+	for state in reset unconf; do
+		eval line=\$$state
+		echo "$state" | sed 's/unconf/unconfigured/' > "$port"
+		expect "port $state: sysfs fpga2sdram reads the registers again" \
+			test "$(attr fpga2sdram)" = "$line"
+		node-search "uio:$(uio_node)" 18 "$fpgamr_target" > /tmp/port.out 2>&1
+		expect "port $state: the search fails (exit 1)" test $? = 1
+		expect "... its one line naming the port" \
+			grep -qxF "node-search: uio: the kernel refused the job: $line (see hdl/README.md, On a DE10-Nano)" /tmp/port.out
+		expect "... and the kernel's" logged "job refused: $line"
+	done
+	echo enabled > "$port"
+	expect "port enabled again" test "$(attr fpga2sdram)" = "$enabled"
+fi
+
 # one container, one device: the devices cgroup (v1) as YARN's devices
 # module sets it up for a container (container-executor denies the devices
 # of the plugin it was not given, "c MAJOR:MINOR rwm"), with the
@@ -183,7 +218,7 @@ expect "rmmod fpgamr" rmmod fpgamr
 # the whole node: device tree -> fpgamr.ko -> /dev/uioN + /dev/fpgamr-dmaK
 # -> the unmodified user-space driver (libfpgamr.so) -> the Verilated RTL
 if [ -n "$DT" ]; then
-	batches=$(((1 << fpgamr_bits) / 262144))
+	batches=$(((1 << fpgamr_bits) / fpgamr_batch))
 	rm -f /tmp/held
 	node-sim -- /init node-run > /tmp/node.log 2>&1 &
 	NODE=$!
@@ -274,6 +309,18 @@ if [ -n "$DT" ]; then
 	expect "doctor: the DMA round trip equals the CPU kernel (neon)" \
 		grep -q "^ok: dma: 4096 values hashed by the device through its DMA (.*), every digest equal to the CPU kernel's (neon)$" /tmp/doctor.log
 	expect "doctor: seven layers, every one ok" test "$(grep -c '^ok: ' /tmp/doctor.log)" = 7
+	# a DMA that never completes: the memory answers no handshake until
+	# the kernel's ABORT; the driver's line names the path to memory as
+	# found (the port enabled, this machine has no FPGA bridges)
+	node-sim --stall-dma -- /init node-stall > /tmp/stall.log 2>&1
+	expect "the stalled batch fails (exit 1)" test $? = 1
+	sed 's/^/  /' /tmp/stall.log
+	expect "... in one line naming the port and the bridges as found" \
+		grep -qx "node-search: uio: no interrupt within 4000 ms (status 0x[0-9a-f]*); job aborted: $enabled, no FPGA bridges in sysfs (no /sys/class/fpga_bridge): the design did not answer" /tmp/stall.log
+	expect "the kernel aborted it, no memory freed under the device" \
+		grep -q "^node-sim: kernel page: START 1, ABORT [1-9][0-9]*; jobs aborted 1;.* DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/stall.log
+	expect "its buffers are back" test "$(attr buffers_in_use)" = 0
+
 	node=$(uio_node)
 	expect "rmmod fpgamr" rmmod fpgamr
 	fpgamr-doctor --device "uio:$node" > /tmp/nomod.out 2>&1

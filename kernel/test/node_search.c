@@ -90,6 +90,8 @@ static int hash_batch(const char *file, const char *spec, const char *n)
 	rc = fpgamr_hash_range(dev, 0, count, 4, out, &done);
 	printf("node-search: hashed %llu of %llu values, rc %d\n",
 	       (unsigned long long)done, (unsigned long long)count, rc);
+	if (rc)
+		printf("node-search: %s\n", fpgamr_last_error(dev));
 	fpgamr_close(dev);
 	return rc ? 1 : 0;
 }

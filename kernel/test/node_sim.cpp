@@ -7,7 +7,11 @@
  * while an unmodified program drives it through fpgamr.ko's /dev/uioN and
  * /dev/fpgamr-dmaK.  Test only: it runs in the boot test's ARM guest.
  *
- *   node-sim [--stall P] -- PROGRAM [ARGS...]
+ *   node-sim [--stall P | --stall-dma] -- PROGRAM [ARGS...]
+ *
+ * --stall P: the memory withholds each AXI handshake with probability P %;
+ * --stall-dma: it withholds every one until the kernel's ABORT (a DMA that
+ * never completes, as through a port in reset or a disabled bridge).
  *
  * The register window is memory: two pages (register map 3).  A load reads
  * the registers as the RTL last reported them (reads of this register map
@@ -377,6 +381,8 @@ void write_register(unsigned int off, uint32_t val)
  * its stop before freeing): the RTL takes the kernel page's registers, then
  * the command; CTRL reads 0 again.
  */
+bool dma_stalled;	/* --stall-dma, until the kernel's ABORT */
+
 void poll_kernel_page()
 {
 	uint32_t cmd = win[FPGAMR_REG_CTRL / 4];
@@ -397,6 +403,10 @@ void poll_kernel_page()
 		kernel_starts++;
 	if (cmd & FPGAMR_CTRL_ABORT_MASK)
 		kernel_aborts++;
+	if ((cmd & FPGAMR_CTRL_ABORT_MASK) && dma_stalled) {
+		sim->set_stall(0);	/* the aborted job's bursts drain */
+		dma_stalled = false;
+	}
 	if (start)
 		start_job();
 	sim->reg_write(FPGAMR_REG_CTRL, cmd);
@@ -612,9 +622,16 @@ void on_stop(pid_t pid, int status)
 	resume(pid, 0);
 }
 
+/*
+ * Ticks between two looks at the kernel page: the kernel's stop gives an
+ * ABORT 5 s to be taken, and an 8-pipeline model under TCG on a loaded
+ * machine runs under 1,000 cycles per second (4096 ticks took 7 s).
+ */
+#define TICKS_PER_POLL	512
+
 void run_until_idle()
 {
-	for (int i = 0; i < 4096 && (sim->busy() || !sim->bus_quiet()); i++)
+	for (int i = 0; i < TICKS_PER_POLL && (sim->busy() || !sim->bus_quiet()); i++)
 		sim->tick();
 	watch_frees();
 	if (!sim->busy() && sim->bus_quiet()) {
@@ -735,9 +752,13 @@ int main(int argc, char **argv)
 	if (argi + 1 < argc && !strcmp(argv[argi], "--stall")) {
 		stall = atoi(argv[argi + 1]);
 		argi += 2;
+	} else if (argi < argc && !strcmp(argv[argi], "--stall-dma")) {
+		stall = 100;
+		dma_stalled = true;
+		argi++;
 	}
 	if (argi >= argc || strcmp(argv[argi], "--") || argi + 1 >= argc) {
-		fprintf(stderr, "usage: node-sim [--stall P] -- PROGRAM [ARGS...]\n");
+		fprintf(stderr, "usage: node-sim [--stall P | --stall-dma] -- PROGRAM [ARGS...]\n");
 		return 2;
 	}
 	t_start = now();

@@ -7,7 +7,8 @@
  * four read and four write data ports, mask 0x3ff) after a stock SPL (no
  * handoff), with the bridge not enabled (in reset), with its write ports left
  * in reset, enabled, and a narrower port's (64-bit AXI: mask 0x311) enabled.
- * Each case checks the state and the exact line. Exit status 1 on a failure.
+ * Each case checks the state, the exact line and whether FPGAMR_IOC_SUBMIT
+ * starts a job on it (else ENOLINK). Exit status 1 on a failure.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,27 +19,28 @@ struct fixture {
 	const char *name;
 	struct fpgamr_port_regs regs;
 	enum fpgamr_port_state state;
+	int job_ok;
 	const char *line;
 };
 
 static const struct fixture fixtures[] = {
 	{ "stock SPL: no port configured", { .handoff = 0, .fpgaportrst = 0 },
-	  FPGAMR_PORT_NO_HANDOFF,
+	  FPGAMR_PORT_NO_HANDOFF, 0,
 	  "FPGA-to-SDRAM port not configured (handoff 0x00000000, fpgaportrst 0x00000000): the bootloader's SPL was not built from this design's handoff; DMA cannot complete" },
 	{ "port in reset: bridge not enabled", { .handoff = 0x3ff, .fpgaportrst = 0 },
-	  FPGAMR_PORT_RESET,
+	  FPGAMR_PORT_RESET, 0,
 	  "FPGA-to-SDRAM port in reset (fpgaportrst 0x00000000, handoff 0x000003ff: 2 command, 4 read, 4 write data ports held): the fpga2sdram bridge is not enabled; DMA cannot complete" },
 	{ "write data ports in reset", { .handoff = 0x3ff, .fpgaportrst = 0x30f },
-	  FPGAMR_PORT_RESET,
+	  FPGAMR_PORT_RESET, 0,
 	  "FPGA-to-SDRAM port in reset (fpgaportrst 0x0000030f, handoff 0x000003ff: 0 command, 0 read, 4 write data ports held): the fpga2sdram bridge is not enabled; DMA cannot complete" },
 	{ "port enabled", { .handoff = 0x3ff, .fpgaportrst = 0x3ff, .portcfg = 0x10 },
-	  FPGAMR_PORT_ENABLED,
+	  FPGAMR_PORT_ENABLED, 1,
 	  "FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, handoff 0x000003ff: 2 command, 4 read, 4 write data ports, up to 256 bits)" },
 	{ "64-bit port enabled", { .handoff = 0x311, .fpgaportrst = 0x3fff },
-	  FPGAMR_PORT_ENABLED,
+	  FPGAMR_PORT_ENABLED, 1,
 	  "FPGA-to-SDRAM port enabled (fpgaportrst 0x00003fff, handoff 0x00000311: 2 command, 1 read, 1 write data ports, up to 64 bits)" },
 	{ "handoff bits above the mask ignored", { .handoff = 0xffffc000, .fpgaportrst = 0 },
-	  FPGAMR_PORT_NO_HANDOFF,
+	  FPGAMR_PORT_NO_HANDOFF, 0,
 	  "FPGA-to-SDRAM port not configured (handoff 0xffffc000, fpgaportrst 0x00000000): the bootloader's SPL was not built from this design's handoff; DMA cannot complete" },
 };
 
@@ -51,9 +53,12 @@ int main(void)
 		const struct fixture *f = &fixtures[i];
 		enum fpgamr_port_state got = fpgamr_port_describe(&f->regs, line, sizeof(line));
 
-		if (got != f->state || strcmp(line, f->line)) {
-			printf("FAIL %s: state %d (want %d)\n  got  %s\n  want %s\n",
-			       f->name, got, f->state, line, f->line);
+		if (got != f->state || strcmp(line, f->line) ||
+		    fpgamr_port_job_ok(got) != f->job_ok) {
+			printf("FAIL %s: state %d (want %d), job %s (want %s)\n  got  %s\n  want %s\n",
+			       f->name, got, f->state,
+			       fpgamr_port_job_ok(got) ? "started" : "refused",
+			       f->job_ok ? "started" : "refused", line, f->line);
 			failed++;
 		} else {
 			printf("ok   %s\n", f->name);

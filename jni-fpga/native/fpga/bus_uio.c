@@ -21,6 +21,9 @@
 #include "fpgamr_bus.h"
 #include "fpgamr_fpga.h"
 #include "fpgamr_regs.h"
+#include "port_diag.h"
+
+#define FPGA_BRIDGES "/sys/class/fpga_bridge"
 
 typedef struct uio_ctx {
     int uio_fd;
@@ -28,6 +31,7 @@ typedef struct uio_ctx {
     volatile uint32_t *regs;
     size_t map_size;
     struct fpgamr_info info;
+    char devdir[64];  /* the platform device in sysfs: /sys/class/uio/uioN/device */
 } uio_ctx;
 
 static uint32_t u_rd(void *c, uint32_t off)
@@ -56,6 +60,12 @@ static int u_submit(void *c, const fpgamr_job *j, char *err, size_t errlen)
     s.match_cap = j->cap;
     if (ioctl(x->dma_fd, FPGAMR_IOC_SUBMIT, &s) == 0) return 0;
     int e = errno;
+    if (e == ENOLINK) {  /* the port the job's DMA goes through cannot carry it */
+        char why[384];
+        fpgamr_port_diagnose(x->devdir, FPGA_BRIDGES, why, sizeof why);
+        snprintf(err, errlen, "uio: the kernel refused the job: %s", why);
+        return FPGAMR_EIO;
+    }
     snprintf(err, errlen, "uio: the kernel refused the job (FPGAMR_IOC_SUBMIT): %s", strerror(e));
     return e == EBUSY ? FPGAMR_EBUSY : e == EIO ? FPGAMR_EIO : FPGAMR_EINVAL;
 }
@@ -126,6 +136,11 @@ static void u_irq_done(void *c)
     uint32_t one = 1;  /* unmask the line again (after IRQ_STATUS was cleared) */
     if (write(x->uio_fd, &one, sizeof one) != (ssize_t)sizeof one) { /* nothing to do */ }
 }
+static void u_diagnose(void *c, char *buf, size_t len)
+{
+    uio_ctx *x = c;
+    fpgamr_port_diagnose(x->devdir, FPGA_BRIDGES, buf, len);
+}
 static uint64_t u_sim_ns(void *c) { (void)c; return 0; }
 static void u_close(void *c)
 {
@@ -161,6 +176,7 @@ static const fpgamr_bus uio_ops = {
     .dma_sync = u_sync,
     .wait_irq = u_wait,
     .irq_done = u_irq_done,
+    .diagnose = u_diagnose,
     .sim_ns = u_sim_ns,
     .close = u_close,
 };
@@ -187,6 +203,7 @@ int fpgamr_bus_uio_open(const char *spec, fpgamr_bus *bus, char *err, size_t err
         u_close(x);
         return rc;
     }
+    snprintf(x->devdir, sizeof x->devdir, "/sys/class/uio/%.32s/device", base);
     snprintf(path, sizeof path, "/sys/class/uio/%s/name", base);
     if (read_sysfs(path, buf, sizeof buf) != 0 || strcmp(buf, FPGAMR_UIO_NAME) != 0)
         return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: %s is not an fpgamr accelerator (%s)", node, path);

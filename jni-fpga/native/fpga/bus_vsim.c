@@ -221,6 +221,13 @@ static void *try_open(const char *dir, const char *name, char *tried, size_t tle
     return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
+/* the simulated device's memory is the model's: no port or bridge to read */
+static void v_diagnose(void *c, char *buf, size_t len)
+{
+    (void)c;
+    snprintf(buf, len, "a simulated device has no FPGA-to-SDRAM port or bridges to read: the design or its memory did not answer");
+}
+
 static const fpgamr_bus vsim_ops = {
     .name = "vsim",
     .timeout_ms = 120000,  /* a simulator is slow, and shares 2 cores */
@@ -233,6 +240,7 @@ static const fpgamr_bus vsim_ops = {
     .dma_sync = v_sync,
     .wait_irq = v_wait,
     .irq_done = v_irq_done,
+    .diagnose = v_diagnose,
     .sim_ns = v_sim_ns,
     .close = v_close,
 };

@@ -50,6 +50,10 @@ typedef struct fpgamr_bus {
     /* 1: interrupt seen (line masked until irq_done), 0: timeout, < 0: error */
     int (*wait_irq)(void *ctx, int timeout_ms);
     void (*irq_done)(void *ctx);
+    /* a DMA that did not complete (a job without its interrupt, or one the
+     * kernel refused for its port): one line, no newline, naming what the bus
+     * finds on the way to memory (the FPGA-to-SDRAM port, the bridges) */
+    void (*diagnose)(void *ctx, char *buf, size_t len);
     /* ns the host spent inside the simulator (0 for real hardware) */
     uint64_t (*sim_ns)(void *ctx);
     void (*close)(void *ctx);

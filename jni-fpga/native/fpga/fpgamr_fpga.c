@@ -374,6 +374,27 @@ static int start_job(fpgamr_dev *d, int op, int width, uint64_t start, uint64_t 
 typedef struct match_ring match_ring;
 static void ring_drain(fpgamr_dev *d, match_ring *g, uint32_t upto, int ack);
 
+/* no interrupt ended the job (w: the wait's 0 or error): abort it, and say
+ * what was found: a job the device finished lost its interrupt; one it did
+ * not finish is a DMA that did not complete, named by the bus (the port, the
+ * bridges) */
+static int job_timed_out(fpgamr_dev *d, int w)
+{
+    uint32_t status = rd(d, FPGAMR_REG_STATUS);
+    char why[384];
+    if (status & FPGAMR_STATUS_DONE_MASK)
+        snprintf(why, sizeof why, "the device finished the job (STATUS.DONE) but its interrupt did not arrive");
+    else
+        d->bus.diagnose(d->bus.ctx, why, sizeof why);
+    d->bus.abort(d->bus.ctx);
+    d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
+    wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
+    d->bus.irq_done(d->bus.ctx);
+    snprintf(d->err, sizeof d->err, "%s: no interrupt within %d ms (status 0x%08x); job aborted: %s", d->bus.name,
+             d->timeout_ms, status, why);
+    return w < 0 ? FPGAMR_EIO : FPGAMR_ETIMEDOUT;
+}
+
 /* wait for the interrupt that ends the running job (draining its match ring
  * on the MATCH interrupts before it, when ring is given), then read and
  * clear its status */
@@ -387,15 +408,7 @@ static int wait_job(fpgamr_dev *d, job_result *r, match_ring *ring)
         wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_MATCH_MASK);
         d->bus.irq_done(d->bus.ctx);
     }
-    if (w <= 0) {
-        d->bus.abort(d->bus.ctx);
-        d->bus.wait_irq(d->bus.ctx, d->timeout_ms);
-        wr(d, FPGAMR_REG_IRQ_STATUS, FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK);
-        d->bus.irq_done(d->bus.ctx);
-        snprintf(d->err, sizeof d->err, "%s: no interrupt within %d ms (status 0x%08x); job aborted", d->bus.name,
-                 d->timeout_ms, rd(d, FPGAMR_REG_STATUS));
-        return w < 0 ? FPGAMR_EIO : FPGAMR_ETIMEDOUT;
-    }
+    if (w <= 0) return job_timed_out(d, w);
     r->status = rd(d, FPGAMR_REG_STATUS);
     r->done = rd64(d, FPGAMR_REG_DONE_LO);
     r->cycles = rd64(d, FPGAMR_REG_CYCLES_LO);

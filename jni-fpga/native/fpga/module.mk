@@ -1,7 +1,7 @@
 # Included by jni-fpga/native/Makefile (include $(wildcard */module.mk)):
 # the fpga driver's sources go into libfpgamr.so; the simulated devices,
 # tests and bench are built by fpga/Makefile (same build/<os-arch> folder).
-LIB_SRCS += fpga/fpgamr_fpga.c fpga/bus_vsim.c fpga/bus_uio.c
+LIB_SRCS += fpga/fpgamr_fpga.c fpga/bus_vsim.c fpga/bus_uio.c fpga/port_diag.c
 LIB_CPPFLAGS += -I$(CURDIR)/../../kernel/include/uapi
 LIB_LDLIBS += -ldl -pthread
 

@@ -478,11 +478,12 @@ static void check_dma(doctor *d, uint64_t n, int use_irq)
     uint32_t st = rd(d, FPGAMR_REG_STATUS);
     uint64_t done = rd64(d, FPGAMR_REG_DONE_LO), cycles = rd64(d, FPGAMR_REG_CYCLES_LO);
     if (!ended) {
+        char why[384];
+        d->bus.diagnose(d->bus.ctx, why, sizeof why);  /* the port and the bridges, as found */
         say("FAIL", "dma",
             "a %llu-value hash job did not end in %d ms (STATUS 0x%08x, %llu digests written): the device's DMA does not get "
-            "through to memory: on a DE10-Nano the FPGA-to-SDRAM port is enabled by the bootloader (U-Boot SPL built with the "
-            "design's handoff, hdl/README.md) and the bridges must be out of reset",
-            (unsigned long long)n, d->timeout_ms, st, (unsigned long long)done);
+            "through to memory: %s",
+            (unsigned long long)n, d->timeout_ms, st, (unsigned long long)done, why);
         stop_job(d, seq);
         goto out;
     }

@@ -166,6 +166,26 @@ static void test_faults(unsigned p)
         CHECK(rc == 0 && done == count && check_range(dig, start, count, 4) == 0, "after the hang: rc %d: %s", rc, fpgamr_last_error(d));
         fpgamr_close(d);
     }
+    /* dma_stall@2: the DMA never completes; the error names what the bus
+     * found on the way to memory (the simulated device: nothing to read) */
+    d = open_faulty(p, "dma_stall@2");
+    if (d) {
+        int rc = fpgamr_hash_range(d, start, count, 4, dig, &done);
+        const char *e = fpgamr_last_error(d), *why =
+            "; job aborted: a simulated device has no FPGA-to-SDRAM port or bridges to read: the design or its memory did not answer";
+        CHECK(rc == FPGAMR_ETIMEDOUT && done == 4096 && strlen(e) > strlen(why) && !strcmp(e + strlen(e) - strlen(why), why),
+              "dma_stall@2 hash: rc %d, done %llu: %s", rc, (unsigned long long)done, e);
+        fpgamr_close(d);
+    }
+    /* irq_lost@1: the job ended but its interrupt never came: not a DMA that did not complete */
+    d = open_faulty(p, "irq_lost@1");
+    if (d) {
+        int rc = fpgamr_hash_range(d, start, 4096, 4, dig, &done);
+        CHECK(rc == FPGAMR_ETIMEDOUT &&
+                  strstr(fpgamr_last_error(d), "job aborted: the device finished the job (STATUS.DONE) but its interrupt did not arrive"),
+              "irq_lost@1 hash: rc %d: %s", rc, fpgamr_last_error(d));
+        fpgamr_close(d);
+    }
     /* a malformed fault is refused at open */
     char err[256];
     CHECK(fpgamr_open("vsim:pipelines=1,fault=melt@1", err, sizeof err) == NULL && strstr(err, "bad fault"), "bad fault: %s",

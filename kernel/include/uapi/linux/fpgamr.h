@@ -160,6 +160,11 @@
  *                         inside its buffer, or its size overflows
  *                 EBUSY   the device runs a job (of any file)
  *                 EIO     the device did not stop a job (see Jobs)
+ *                 ENOLINK the FPGA-to-SDRAM port the job's DMA goes through
+ *                         is not configured or in reset (read before each
+ *                         job on a Cyclone V; the kernel log and the
+ *                         device's sysfs fpga2sdram say which): the job
+ *                         could never complete and is not started
  *   ABORT         ENOENT  the device runs no job of this file
  *                 EIO     the device did not take the job's START
  *   mmap          ENODEV  the accelerator was removed
