@@ -66,7 +66,7 @@ final class NodeTypesSection {
                     cmp = ratio(mean(rs, ResultRow::tpw), thesisTpw, energyBasis(rs), "measured") + " | both whole node";
                 }
                 rows.add(thesis + type + lab + ", " + p.get().maps() + " maps, " + p.get().reducers() + " reducers, " + rs.size() + " run(s) | "
-                    + fmt(stat(rs, ResultRow::mapS)) + lab + " | " + rate + lab + " | " + fmt(stat(rs, ResultRow::tpw)) + " | " + energyBasis(rs)
+                    + fmt(stat(rs, ResultRow::mapS)) + lab + " | " + rate + lab + " | " + fmt(stat(rs, ResultRow::tpw)) + lab + " | " + energyBasis(rs)
                     + " | " + cmp + " |");
             }
             if (n.thesisNode().equals("arm") && c.armModelledRate != null) {
@@ -98,11 +98,23 @@ final class NodeTypesSection {
         c.line();
     }
 
-    /** This plan's one-node 2^18 PpK fpgamr point of a node type with the most runs done. */
+    /**
+     * This plan's one-node 2^18 PpK fpgamr point of a node type with runs done: of the sweep that
+     * lists the most node types (the node-type sweep, chapter 12's, so that the rows share their maps
+     * and reducers), else any.
+     */
     private static Optional<Point> point(ReportContext c, String type) {
         return c.plan.points().stream()
             .filter(p -> p.job().equals("fpgamr") && p.nodeType().equals(type) && p.ppk() == PPK && p.nodes() == 1 && !c.runs(p.id()).isEmpty())
-            .max(Comparator.comparingInt(p -> c.runs(p.id()).size()));
+            .max(Comparator.comparingInt(p -> widestSweep(c, p)));
+    }
+
+    /** The most node types of a sweep that holds the point. */
+    private static int widestSweep(ReportContext c, Point p) {
+        return c.plan.sweeps().stream()
+            .filter(s -> s.jobs().contains(p.job()) && s.nodeTypes().contains(p.nodeType()) && s.reducers().contains(p.reducers())
+                && s.nodes().contains(p.nodes()) && s.inputs().stream().anyMatch(in -> in.ppk() == p.ppk() && in.maps() == p.maps()))
+            .mapToInt(s -> s.nodeTypes().size()).max().orElse(0);
     }
 
     private static String sci(double v) {
