@@ -283,7 +283,11 @@ int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t er
         const char *tmp = getenv("TMPDIR");
         snprintf(lockpath, sizeof lockpath, "%s/fpgamr-vsim-p%u.lock", tmp && *tmp ? tmp : "/tmp", n);
     }
-    x->lock_fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* read-only: flock needs no more, so a lock file another user made (0644 by umask: root's speed
+     * profile, then the containers' user) is still this device's lock; O_CREAT only when missing, as
+     * fs.protected_regular refuses it on another user's file in a sticky /tmp */
+    x->lock_fd = open(lockpath, O_RDONLY | O_CLOEXEC);
+    if (x->lock_fd < 0 && errno == ENOENT) x->lock_fd = open(lockpath, O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
     if (x->lock_fd < 0)
         return fpgamr_bus_fail(v_close, x, FPGAMR_ENODEV, err, errlen, "vsim: cannot open lock file %s: %s", lockpath,
                                strerror(errno));

@@ -2,6 +2,7 @@
  * Exact digests against a software MD5 across batch boundaries, planted
  * preimages in search mode, values_done == count, many hits through the
  * match ring (nothing re-hashed), injected faults, the busy error for a second opener (at once, and after wait_ms),
+ * a lock file another user made,
  * an opener that waits for the owner, zero-copy hashing into
  * fpgamr_dma_alloc memory, device errors, and the vsim bus playing the
  * kernel's part of register map 3 (jobs checked against its buffers, the
@@ -9,11 +10,15 @@
  * stopped).
  * usage: test_fpga PIPELINES    prints "N passed, M failed" */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../fpgamr_bus.h"
 #include "fpgamr_fpga.h"
@@ -257,6 +262,35 @@ static void test_kernel_part(unsigned p)
     bus.close(bus.ctx);
 }
 
+/* A lock file another user made (0644 by umask; 0444 here, so that not even its owner may write it)
+ * still locks the device for this opener: flock needs no write access. As root the opener is nobody
+ * (root may write anything). The model named cannot load, so getting that far means the lock was taken. */
+static void test_foreign_lock_file(unsigned p)
+{
+    char dir[] = "/tmp/fpgamr-lock-XXXXXX", path[64], spec[256];
+    CHECK(mkdtemp(dir) != NULL && chmod(dir, 01777) == 0, "a sticky lock folder");
+    snprintf(path, sizeof path, "%s/vsim.lock", dir);
+    int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0444);
+    CHECK(fd >= 0, "lock file %s", path);
+    if (fd >= 0) close(fd);
+    snprintf(spec, sizeof spec, "vsim:pipelines=%u,lock=%s,lib=/nonexistent/libx.so", p, path);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char err[512] = "";
+        if (geteuid() == 0 && (setgid(65534) || setuid(65534))) _exit(3);
+        fpgamr_dev *d = fpgamr_open(spec, err, sizeof err);
+        printf("test_fpga: the lock file's other user opened it: %s\n", d ? "the device" : err);
+        fflush(stdout);
+        _exit(!d && strstr(err, "cannot load") ? 0 : 1);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+          "a lock file of another user, mode 0444: taken by this opener (status %d)", st);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     unsigned p = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
@@ -478,6 +512,7 @@ int main(int argc, char **argv)
 
     test_faults(p);
     test_kernel_part(p);
+    test_foreign_lock_file(p);
 
     /* a bad spec and a missing library */
     CHECK(fpgamr_open("pcie:0", err, sizeof err) == NULL, "bad spec");
