@@ -4,7 +4,8 @@
 # loopback port) as an unprivileged user with sudo (become). Twice: the second run must change
 # nothing. Then starts HDFS, YARN, the energy exporter and Prometheus from the installed units, as
 # systemd would (ExecStartPre, ExecStart, ExecStartPost: the units' own readiness waits), in a
-# network namespace of its own (loopback only) and runs jobs through the installed commands.
+# network namespace of its own (loopback only), runs jobs through the installed commands, and runs
+# the fpga role's doctor on the started FPGA worker.
 #
 # Needs root (chroot, mounts, namespaces) and the project built (mr-md5/target). Caches the
 # debootstrap result and apt's downloads under ~/.cache/fpgamr; works without them.
@@ -510,8 +511,8 @@ print("succeeded with the tag of -D mapreduce.job.tags: %s" % ", ".join(tagged))
 sys.exit(0 if tagged else 1)' || fail "no succeeded YARN application carries the tag given by -D: generic options did not reach the job"
 
 # --- 8. The FPGA worker's NodeManager: the deployed plugin registers its (simulated) device -------
-step "starting fpga1's design loader and NodeManager from their units (FPGA plugin, one simulated accelerator)"
-start_units "$froot" fpga1 fpgamr-loader hadoop-yarn-nodemanager
+step "starting fpga1's design loader, NodeManager and energy exporter from their units (FPGA plugin, one simulated accelerator)"
+start_units "$froot" fpga1 fpgamr-loader hadoop-yarn-nodemanager fpgamr-energy-exporter
 # The loader serves the NodeManager's main process only: its unit told the loader which one, and a
 # process of the NodeManager's user (a container under the DefaultContainerExecutor) is refused.
 nm_pid="$(sed -n 's/.*hadoop-yarn-nodemanager.service started in .* (main process \([0-9]*\)).*/\1/p' "$logs/fpga1-hadoop-yarn-nodemanager.start")"
@@ -559,6 +560,44 @@ if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest2:\$HEX\[00001234\]" "$logs/job-fpg
   fail "the FPGA job (exit $job_rc) did not run its maps on fpga1's accelerator and print $digest2:\$HEX[00001234]"
 fi
 
+# --- 8b. The fpga role's doctor on the started FPGA worker ----------------------------------------
+# site.yml runs it after deployment on FPGA workers whose daemons it starts; this cluster's were
+# started by the test, so the test runs the role's own doctor tasks (tests/doctor.yml) now, through
+# Ansible over SSH to an sshd of fpga1 inside the namespace (where its NodeManager and exporter
+# answer), on fpga1's simulated accelerator: every layer ok or n/a, the play passes; then with the
+# device's register map of another release, the play fails with the doctor's line.
+fpga1_ns_port="$(in_ns "$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+in_ns chroot "$froot" /usr/sbin/sshd -p "$fpga1_ns_port" -o ListenAddress=127.0.0.1 -o PidFile=/run/sshd-ns.pid -o UseDNS=no \
+  -o PasswordAuthentication=no || fail "cannot start fpga1's sshd in the namespace"
+doctor_play() {  # NAME ARGS...: the role's doctor on fpga1, from inside the namespace
+  local name="$1"
+  shift
+  in_ns env ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_FORCE_COLOR=0 ANSIBLE_NOCOLOR=1 \
+    ansible-playbook -i "$work/inventory.yml" "$here/tests/doctor.yml" --limit fpga1 -e "ansible_port=$fpga1_ns_port" "$@" \
+    >"$logs/doctor-$name.log" 2>&1
+}
+t_doctor=$SECONDS
+doctor_play ok || { tail -n 40 "$logs/doctor-ok.log" >&2; fail "the fpga role's doctor failed on fpga1's healthy simulated device"; }
+"$py" - "$logs/doctor-ok.log" <<'PY' || fail "the fpga role's doctor did not show every layer of fpga1 ok or n/a"
+import re, sys
+log = open(sys.argv[1]).read()
+lines = [l.replace('\\"', '"') for l in re.findall(r'"((?:ok|n/a|FAIL|busy|skip): [a-z]+: (?:[^"\\]|\\.)*)"', log)]
+layers = {l.split(": ")[1]: l.split(":")[0] for l in lines}
+for l in lines:
+    print("  fpga1: " + l)
+want = {"module": "n/a", "devicetree": "n/a", "device": "n/a", "regmap": "ok", "design": "ok", "interrupt": "ok", "dma": "ok",
+        "yarn": "ok", "exporter": "ok"}
+sys.exit(0 if layers == want and "yarn.io/fpga = 1" in log else 1)
+PY
+step "fpga role's doctor on fpga1 (vsim): module, device tree, device n/a; regmap, design, interrupt, DMA, yarn (yarn.io/fpga = 1), exporter ok; play passed in $((SECONDS - t_doctor)) s"
+t_doctor=$SECONDS
+if doctor_play regmap -e "fpga_doctor_device=vsim:pipelines=4,regmap=2.7"; then
+  fail "the fpga role's doctor passed on a device whose register map is 2.7"
+fi
+grep -q "fpga1: fpgamr doctor: FAIL: regmap: the device's register map is 2.7, this driver's is 3.0" "$logs/doctor-regmap.log" \
+  || { tail -n 30 "$logs/doctor-regmap.log" >&2; fail "the fpga role's doctor did not fail the play with the doctor's regmap line"; }
+step "fpga role's doctor on fpga1 (vsim, register map 2.7): the play failed with 'fpga1: fpgamr doctor: FAIL: regmap: ...' in $((SECONDS - t_doctor)) s"
+
 # --- 9. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
 if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.service"; then
   for p in 27001:namenode 27002:datanode 27003:resourcemanager 27004:nodemanager 27005:jobhistoryserver; do
@@ -585,4 +624,4 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
 step "Prometheus: node1's exporter and its five Hadoop daemons scraped, recording rules loaded"
 
 echo "deploy chroot test: $steps passed, 0 failed"
-echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied twice over SSH + sudo to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured)"
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied twice over SSH + sudo to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device, the fpga role's doctor passes on it as the containers' user and fails the play on a register map of another release; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured)"
