@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# deploy/ansible test: applies site.yml for real to two throwaway Debian bookworm roots
-# (debootstrap), each reached the way a real node is: over SSH (an sshd of the root's own, on a
-# loopback port) as an unprivileged user with sudo (become). Twice: the second run must change
-# nothing. Then starts HDFS, YARN, the energy exporter and Prometheus from the installed units, as
-# systemd would (ExecStartPre, ExecStart, ExecStartPost: the units' own readiness waits), in a
-# network namespace of its own (loopback only), runs jobs through the installed commands, and runs
-# the fpga role's doctor on the started FPGA worker.
+# deploy/ansible test: applies site.yml for real to a mixed cluster of throwaway Debian bookworm
+# roots: two x86 roots (debootstrap) and an ARM worker, an armhf root whose programs run under QEMU's
+# user-mode emulation (bin/armhf-root's), each reached the way a real node is: over SSH (an sshd of
+# the root's own, on a loopback port), the x86 roots as an unprivileged user with sudo (become).
+# A second run must change nothing. Then starts HDFS, YARN, the energy exporter and
+# Prometheus from the installed units, as systemd would (ExecStartPre, ExecStart, ExecStartPost: the
+# units' own readiness waits), in a network namespace of its own (loopback only), runs jobs through
+# the installed commands (one whose maps run on the x86, the FPGA and the ARM worker), and runs the
+# fpga role's doctor on the started FPGA worker.
 #
-# Needs root (chroot, mounts, namespaces) and the project built (mr-md5/target). Caches the
-# debootstrap result and apt's downloads under ~/.cache/fpgamr; works without them.
+# Needs root (chroot, mounts, namespaces, binfmt_misc) and the project built (mr-md5/target).
+# Caches the debootstrap result, apt's downloads and the ARM worker's root (with python3 and sshd;
+# and as the playbook left it) under ~/.cache/fpgamr; works without them.
 # Environment: FPGAMR_TEST_KEEP=1 keeps the work folder; FPGAMR_TEST_MIRROR overrides the mirror.
 set -euo pipefail
 
@@ -26,7 +29,7 @@ fail() {
 }
 
 [ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot, mounts, network namespace)"
-for tool in debootstrap ansible-playbook unshare nsenter ip zstd ssh ssh-keygen; do
+for tool in debootstrap ansible-playbook unshare nsenter ip zstd ssh ssh-keygen sha256sum; do
   command -v "$tool" >/dev/null || fail "$tool is missing (make deps-test installs deploy/apt-packages-test.txt)"
 done
 
@@ -46,8 +49,9 @@ mkdir -p "$cache"
 work="$(mktemp -d /var/tmp/fpgamr-deploy-test.XXXXXX)"
 root="$work/node1"       # namenode, resourcemanager, monitoring and a worker: the daemons run here
 froot="$work/fpga1"      # a second worker, set up as an FPGA node (never started: no FPGA here)
+aroot="$work/arm1"       # an ARM worker: an armhf root, its programs run under QEMU user-mode emulation
 logs="$work/logs"
-mkdir -p "$root" "$froot" "$logs"
+mkdir -p "$root" "$froot" "$aroot" "$logs"
 holder=""
 
 step() { steps=$((steps + 1)); echo "--- deploy chroot test [$((SECONDS - t0)) s]: $*"; }
@@ -148,6 +152,49 @@ else
 fi
 tar --zstd -xpf "$tarball" -C "$froot" || fail "cannot unpack $tarball"
 
+# --- 1b. The ARM worker's armhf root ------------------------------------------------------------
+# bin/armhf-root's root (debootstrap --arch=armhf with OpenJDK 17, made once, cached in
+# /var/cache/fpgamr), plus what Ansible needs to reach it as a node (python3, sshd), installed once
+# under emulation and cached; and that root as the playbook left it, cached under a key of what
+# went into it (the base, those packages, the mirror, the playbook's files, the node's inventory).
+# A run applies site.yml to it once: to a fresh node on a miss, to a node deployed before on a hit.
+# On tmpfs: a 32-bit program under QEMU on this 64-bit host cannot list ext4 directories.
+arm_vars() {  # the ARM worker's inventory, but how Ansible reaches it
+  cat <<'EOF'
+fpgamr_node_address: 127.0.0.3
+# armhf as the DE10-Nano's Cortex-A9: QEMU answers uname as armv7l.
+fpgamr_arch: armv7l
+# One map's container (512 MiB) and no room for an ApplicationMaster (768 MiB), as on a DE10-Nano.
+hadoop_nm_memory_mb: 512
+hadoop_nm_vcores: 1
+hadoop_shuffle_port: 13564
+# The containers' JVMs run on the emulated board's CPU too (QEMU reads QEMU_CPU at each exec).
+hadoop_yarn_site_extra:
+  yarn.nodemanager.admin-env: "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX,LD_LIBRARY_PATH=/opt/fpgamr/native,QEMU_CPU=cortex-a9"
+EOF
+}
+mount -t tmpfs -o mode=0755 tmpfs "$aroot"
+arm_tar="$("$repo/bin/armhf-root" --tarball)" || fail "bin/armhf-root --tarball (the armhf root with OpenJDK 17)"
+arm_packages="python3,openssh-server,systemd"   # systemd: the playbook enables units with systemctl, as on the x86 roots
+arm_key="$({ sha256sum <"$arm_tar"; echo "$arm_packages $mirror"; } | sha256sum | cut -c1-12)"
+arm_base="$cache/armhf-ssh-$arm_key.tar.zst"
+arm_deployed_key="$({ echo "$arm_key"; arm_vars; cd "$here" && find site.yml roles -type f | LC_ALL=C sort | xargs sha256sum; } \
+  | sha256sum | cut -c1-12)"
+arm_deployed="$cache/armhf-deployed-$arm_deployed_key.tar.zst"
+arm_cached=false
+if [ -f "$arm_deployed" ]; then
+  step "unpacking the ARM worker's root as the playbook left it, $(basename "$arm_deployed")"
+  tar --zstd -xpf "$arm_deployed" -C "$aroot" || fail "cannot unpack $arm_deployed (delete it to rebuild)"
+  arm_cached=true
+elif [ -f "$arm_base" ]; then
+  step "unpacking the cached armhf root with python3 and sshd, $(basename "$arm_base")"
+  tar --zstd -xpf "$arm_base" -C "$aroot" || fail "cannot unpack $arm_base (delete it to rebuild)"
+else
+  step "the armhf root of bin/armhf-root plus $arm_packages, installed under emulation (cached afterwards in $arm_base)"
+  tar -xpf "$arm_tar" -C "$aroot" || fail "cannot unpack $arm_tar"
+fi
+chmod 0755 "$aroot"   # the tarball's top folder is its build folder's, 0700: no one but root could enter
+
 # --- 2. Mounts (all inside this private mount namespace) -----------------------------------------
 copy_debs() {  # FROM TO: the .deb files, as hard links where the file system allows
   local f
@@ -182,28 +229,50 @@ prepare_root() {  # ROOT NAME
 }
 prepare_root "$root" node1
 prepare_root "$froot" fpga1
+prepare_root "$aroot" arm1
+if [ ! -f "$arm_base" ]; then
+  t_arm=$SECONDS
+  echo "deb $mirror bookworm main" >"$aroot/etc/apt/sources.list"
+  { chroot "$aroot" apt-get -qq update && chroot "$aroot" env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y \
+      --no-install-recommends ${arm_packages//,/ } && chroot "$aroot" apt-get clean; } >"$logs/arm1-packages.log" 2>&1 \
+    || { tail -n 20 "$logs/arm1-packages.log" >&2; fail "installing $arm_packages in the armhf root"; }
+  rm -f "$cache"/armhf-ssh-*.tar.zst   # older ones go
+  tar --zstd --one-file-system -cpf "$arm_base.tmp.$$" -C "$aroot" . && mv "$arm_base.tmp.$$" "$arm_base"
+  echo "arm1: $arm_packages installed under emulation in $((SECONDS - t_arm)) s"
+fi
 
 # Each root runs its own sshd on a free loopback port (outside the daemons' namespace: the
 # playbook's apt needs the mirror); Ansible logs in as `deploy` with a throwaway key and becomes
 # root with sudo, as on a real node.
 ssh-keygen -q -t ed25519 -N '' -C fpgamr-deploy-test -f "$work/id_ed25519"
 free_port() { "$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-start_sshd() {  # ROOT PORT
+start_sshd() {  # ROOT PORT [root]: logins as `deploy` with sudo, or (root) as root
   local r="$1" port="$2"
-  chroot "$r" id deploy >/dev/null 2>&1 || chroot "$r" useradd --create-home --shell /bin/bash deploy
-  install -d -m 0700 "$r/home/deploy/.ssh"
-  install -m 0600 "$work/id_ed25519.pub" "$r/home/deploy/.ssh/authorized_keys"
-  chroot "$r" chown -R deploy:deploy /home/deploy/.ssh
-  echo 'deploy ALL=(ALL) NOPASSWD: ALL' >"$r/etc/sudoers.d/deploy"
-  chmod 0440 "$r/etc/sudoers.d/deploy"
+  if [ "${3:-}" = root ]; then
+    install -d -m 0700 "$r/root/.ssh"
+    install -m 0600 "$work/id_ed25519.pub" "$r/root/.ssh/authorized_keys"
+  else
+    chroot "$r" id deploy >/dev/null 2>&1 || chroot "$r" useradd --create-home --shell /bin/bash deploy
+    install -d -m 0700 "$r/home/deploy/.ssh"
+    install -m 0600 "$work/id_ed25519.pub" "$r/home/deploy/.ssh/authorized_keys"
+    chroot "$r" chown -R deploy:deploy /home/deploy/.ssh
+    echo 'deploy ALL=(ALL) NOPASSWD: ALL' >"$r/etc/sudoers.d/deploy"
+    chmod 0440 "$r/etc/sudoers.d/deploy"
+  fi
   mkdir -p "$r/run/sshd"
-  chroot "$r" /usr/sbin/sshd -p "$port" -o ListenAddress=127.0.0.1 -o PidFile=/run/sshd.pid -o UseDNS=no \
-    -o PasswordAuthentication=no || fail "cannot start the sshd of $r"
+  # QEMU_CPU: the CPU an armhf root's programs run on (QEMU reads it at each exec; x86 roots ignore it).
+  QEMU_CPU=cortex-a9 chroot "$r" /usr/sbin/sshd -p "$port" -o ListenAddress=127.0.0.1 -o PidFile=/run/sshd.pid \
+    -o UseDNS=no -o PasswordAuthentication=no -o SetEnv=QEMU_CPU=cortex-a9 || fail "cannot start the sshd of $r"
 }
 node1_port="$(free_port)"
 start_sshd "$root" "$node1_port"
 fpga1_port="$(free_port)"
 start_sshd "$froot" "$fpga1_port"
+# The ARM worker is reached as root: sudo cannot run under QEMU user-mode emulation (a setuid program
+# needs binfmt_misc's C flag, which Debian's qemu-arm entry does not set), as on a board set up for
+# root's login.
+arm1_port="$(free_port)"
+start_sshd "$aroot" "$arm1_port" root
 
 # fpga1 builds the real kernel module through DKMS against the headers of Debian's kernel (the
 # machine's own kernel has no headers package): which release is that?
@@ -240,6 +309,7 @@ all:
       hosts:
         node1:
         fpga1:
+        arm1:
 EOF
 mkdir -p "$work/host_vars"
 ssh_vars() {  # PORT: how Ansible reaches a root (its sshd), as an admin user with sudo
@@ -281,22 +351,51 @@ hadoop_fpga_vsim_devices: 1
 hadoop_shuffle_port: 13563
 EOF
 
+cat >"$work/host_vars/arm1.yml" <<EOF
+---
+# An ARM worker: an armhf root under QEMU user-mode emulation, reached over SSH as root.
+$(ssh_vars "$arm1_port" | sed -e 's/^ansible_user: deploy$/ansible_user: root/' -e 's/^ansible_become: true$/ansible_become: false/')
+$(arm_vars)
+EOF
+
 play() {
   ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_FORCE_COLOR=0 ANSIBLE_NOCOLOR=1 \
     ansible-playbook -i "$work/inventory.yml" "$here/site.yml" \
-    -e "fpgamr_stage_dir=$work/stage" -e "fpgamr_src=$work/src" >"$logs/playbook-$1.log" 2>&1
+    -e "fpgamr_stage_dir=$work/stage" -e "fpgamr_src=$work/src" "${@:2}" >"$logs/playbook-$1.log" 2>&1
 }
 recap() { sed -n '/^PLAY RECAP/,$p' "$logs/playbook-$1.log"; }
 
-# --- 4. The playbook, twice -----------------------------------------------------------------------
-step "ansible-playbook site.yml, run 1 (node1, fpga1)"
+# --- 4. The playbook, twice on the mixed cluster --------------------------------------------------
+step "ansible-playbook site.yml, run 1 (node1, fpga1, arm1$($arm_cached && echo ': deployed before, from the cache'))"
+t_play=$SECONDS
 if ! play 1; then
   grep -n -B2 -A12 -E '^(fatal|failed):|ERROR!' "$logs/playbook-1.log" | tail -n 60 >&2
   fail "the first run of site.yml failed (log: $logs/playbook-1.log)"
 fi
 recap 1
+echo "run 1: $((SECONDS - t_play)) s"
 copy_debs "$root/var/cache/apt/archives" "$cache/apt-archives/node1"
 copy_debs "$froot/var/cache/apt/archives" "$cache/apt-archives/fpga1"
+copy_debs "$aroot/var/cache/apt/archives" "$cache/apt-archives/arm1"
+if ! $arm_cached; then
+  # The root as the playbook left it, for the next run (older ones go).
+  rm -f "$cache"/armhf-deployed-*.tar.zst
+  tar --zstd --one-file-system -cpf "$arm_deployed.tmp.$$" -C "$aroot" . && mv "$arm_deployed.tmp.$$" "$arm_deployed"
+fi
+check() {  # DESCRIPTION COMMAND...
+  local what="$1"
+  shift
+  "$@" >/dev/null 2>&1 || fail "$what"
+}
+# The play checked the inventory's fpgamr_arch (armv7l) against the ARM worker's architecture.
+check "arm1: the play did not check fpgamr_arch against the node's architecture" \
+  sh -c "sed -n '/^TASK \[fpgamr : Check the inventory.s architecture is the node.s\]/,/^\$/p' '$logs/playbook-1.log' | grep -qx 'ok: \[arm1\]'"
+check "arm1: the native library of its platform, linux-armhf" grep -qx 'FPGAMR_PLATFORM=linux-armhf' "$aroot/etc/fpgamr/fpgamr.env"
+check "arm1: Java is the armhf JVM" grep -qx 'JAVA_HOME=/usr/lib/jvm/java-17-openjdk-armhf' "$aroot/etc/fpgamr/fpgamr.env"
+check "arm1: its speed profile, measured on the emulated JVM, says so" grep -qx 'node.emulated=true' "$aroot/var/lib/fpgamr/speed-profile.properties"
+step "arm1: fpgamr_arch armv7l checked; linux-armhf library, armhf JVM, emulated speed profile"
+# The second run covers the whole cluster: with --limit the bundles task (on the controller, over every
+# Hadoop node's platform) cannot read a left-out node's facts.
 step "ansible-playbook site.yml, run 2 (must change nothing)"
 play 2 || { tail -n 40 "$logs/playbook-2.log" >&2; fail "the second run of site.yml failed"; }
 recap 2
@@ -306,11 +405,6 @@ if recap 2 | grep -E 'changed=[1-9]|failed=[1-9]|unreachable=[1-9]' >/dev/null; 
 fi
 
 # --- 5. What the FPGA node got, and what the plain worker did not -------------------------------
-check() {  # DESCRIPTION COMMAND...
-  local what="$1"
-  shift
-  "$@" >/dev/null 2>&1 || fail "$what"
-}
 kver="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$work/src/kernel/dkms.conf")"
 check "fpga1: DKMS source /usr/src/fpgamr-$kver" test -f "$froot/usr/src/fpgamr-$kver/dkms.conf"
 check "fpga1: fpgamr.ko built and installed by DKMS for $krel" \
@@ -511,6 +605,12 @@ print("succeeded with the tag of -D mapreduce.job.tags: %s" % ", ".join(tagged))
 sys.exit(0 if tagged else 1)' || fail "no succeeded YARN application carries the tag given by -D: generic options did not reach the job"
 
 # --- 8. The FPGA worker's NodeManager: the deployed plugin registers its (simulated) device -------
+# The ARM worker's NodeManager starts meanwhile, on the armhf JVM under emulation, as on a board
+# (its unit, as the others; it is slow to start: the emulated JVM).
+t_arm_nm=$SECONDS
+"$py" "$here/tests/unitexec.py" "$aroot" "$holder" hadoop-yarn-nodemanager.service --output "$logs/arm1-hadoop-yarn-nodemanager.out" \
+  >"$logs/arm1-hadoop-yarn-nodemanager.start" 2>&1 </dev/null &
+arm_nm=$!
 step "starting fpga1's design loader, NodeManager and energy exporter from their units (FPGA plugin, one simulated accelerator)"
 start_units "$froot" fpga1 fpgamr-loader hadoop-yarn-nodemanager fpgamr-energy-exporter
 # The loader serves the NodeManager's main process only: its unit told the loader which one, and a
@@ -532,14 +632,25 @@ container_pid="$(echo "$refused" | sed -n 1p)"
 [ "$(echo "$refused" | sed -n 2p)" = "error refused: process $container_pid (uid $(chroot "$froot" id -u yarn)) is not the NodeManager (process $nm_pid)" ] \
   || fail "fpga1: the design loader did not refuse a process of yarn that is not the NodeManager: $refused"
 step "fpga1: the design loader knows the NodeManager's pid and refuses another process of yarn"
+if ! wait "$arm_nm"; then
+  show_logs
+  tail -n 30 "$aroot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
+  fail "arm1: hadoop-yarn-nodemanager.service did not start ($(tail -n 1 "$logs/arm1-hadoop-yarn-nodemanager.start"))"
+fi
+grep -h -e '^fpgamr-wait: .* is up after' -e '^unitexec: ' "$logs/arm1-hadoop-yarn-nodemanager.start" | sed "s/^/  arm1: /"
+arm_nm_pid="$(sed -n 's/.*started in .* (main process \([0-9]*\)).*/\1/p' "$logs/arm1-hadoop-yarn-nodemanager.start")"
+# binfmt_misc runs the root's armhf java through QEMU: the process is QEMU's, its next word the JVM.
+[ -n "$arm_nm_pid" ] && tr '\0' ' ' <"/proc/$arm_nm_pid/cmdline" | grep -q '^/usr/libexec/qemu-binfmt/arm[^ ]* /usr/lib/jvm/java-17-openjdk-armhf/bin/java ' \
+  || fail "arm1: the NodeManager (process $arm_nm_pid) does not run under QEMU's armhf emulation"
+step "arm1: NodeManager registered in $((SECONDS - t_arm_nm)) s from its unit, the armhf JVM under QEMU ($(tr '\0' ' ' <"/proc/$arm_nm_pid/cmdline" | cut -d' ' -f1-3))"
 http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | "$py" -c '
 import json, sys
 nodes = json.load(sys.stdin)["nodes"]["node"]
 fpga = {n["nodeHostName"].split(".")[0]: sum(r.get("value", 0) for r in n["totalResource"]["resourceInformations"]["resourceInformation"]
                                if r["name"] == "yarn.io/fpga") for n in nodes if n["state"] == "RUNNING"}
 print("yarn.io/fpga by node: %s" % fpga)
-sys.exit(0 if len(fpga) == 2 and (fpga.get("fpga1") or fpga.get("127.0.0.2")) == 1 and sum(fpga.values()) == 1 else 1)' \
-  || { tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (yarn.io/fpga = 1; node1: 0)"; }
+sys.exit(0 if len(fpga) == 3 and (fpga.get("fpga1") or fpga.get("127.0.0.2")) == 1 and sum(fpga.values()) == 1 else 1)' \
+  || { tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (yarn.io/fpga = 1; node1 and arm1: 0)"; }
 
 # The accelerator path of the deployed cluster: a job whose maps ask for yarn.io/fpga runs on
 # fpga1, where the plugin loads the (simulated) design and the maps hash on the device.
@@ -598,6 +709,46 @@ grep -q "fpga1: fpgamr doctor: FAIL: regmap: the device's register map is 2.7, t
   || { tail -n 30 "$logs/doctor-regmap.log" >&2; fail "the fpga role's doctor did not fail the play with the doctor's regmap line"; }
 step "fpga role's doctor on fpga1 (vsim, register map 2.7): the play failed with 'fpga1: fpgamr doctor: FAIL: regmap: ...' in $((SECONDS - t_doctor)) s"
 
+# --- 8c. One job over every started worker type: x86 (node1), FPGA (fpga1) and ARM (arm1) -------
+# 2^21 values, 8 units of 2^18: more units than the cluster's 5 map slots, so every map hashes its
+# own reserved unit (the ARM node's one slot included) and the rest goes by speed.
+digest4="$("$py" -c 'import hashlib; print(hashlib.md5(bytes.fromhex("00123456")).hexdigest())')"
+step "fpgamr search $digest4 --bits 21 (maps on node1, fpga1 and arm1)"
+t_mixed=$SECONDS
+job_rc=0
+timeout 600 nsenter --net --uts -t "$holder" -- chroot "$root" \
+  setpriv --reuid fpgamr --regid fpgamr --init-groups \
+  env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
+  sh -c 'cd "$HOME" && exec fpgamr search -D mapreduce.map.speculative=false "$0" --bits 21 --summary-json mixed.json --output mixed' "$digest4" \
+  >"$logs/job-mixed.stdout" 2>"$logs/job-mixed.stderr" || job_rc=$?
+cat "$logs/job-mixed.stdout"
+grep -E '^  maps on' "$logs/job-mixed.stderr" || true
+if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest4:\$HEX\[00123456\]" "$logs/job-mixed.stdout"; then
+  tail -n 30 "$logs/job-mixed.stderr" >&2
+  tail -n 30 "$aroot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
+  fail "the mixed job (exit $job_rc) did not print $digest4:\$HEX[00123456]"
+fi
+"$py" - "$root/home/fpgamr/mixed.json" <<'PY' || fail "the mixed job's maps did not run on each worker type with exact counts (see its summary)"
+import json, sys
+s = json.load(open(sys.argv[1]))
+by_node = s["maps_by_node"]
+nodes = s["balance"]["nodes"]
+host = lambda n: n.split(":")[0]
+types = {host(n): m["type"] for n, m in by_node.items()}
+print("maps_by_node: " + "; ".join("%s: %s, %d cpu, %d fpga, os.arch %s, %s, emulated %s" % (n, m["type"], m["cpu"], m["fpga"], m["os_arch"],
+      m["native_platform"], str(m["emulated"]).lower()) for n, m in sorted(by_node.items())))
+print("values hashed: " + ", ".join("%s %d" % (n, v["values_hashed"]) for n, v in sorted(nodes.items())) + ", total %d" % s["values_hashed"])
+ok = types == {"node1": "x86", "fpga1": "fpga", "arm1": "arm"}
+for n, m in by_node.items():
+    arm = types.get(host(n)) == "arm"
+    ok &= (m["os_arch"], m["native_platform"], m["emulated"]) == (("arm", "linux-armhf", True) if arm else ("amd64", "linux-x86_64", False))
+    ok &= m["cpu"] + m["fpga"] >= 1
+ok &= sorted(host(n) for n in nodes) == ["arm1", "fpga1", "node1"] and all(v["values_hashed"] > 0 for v in nodes.values())
+ok &= sum(v["values_hashed"] for v in nodes.values()) == 1 << 21 == s["values_hashed"] == s["values_expected"]
+sys.exit(0 if ok else 1)
+PY
+step "mixed job: maps on x86 node1, FPGA node fpga1 and ARM node arm1 (arm, linux-armhf, emulated), 2^21 values exactly, in $((SECONDS - t_mixed)) s"
+
 # --- 9. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
 if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.service"; then
   for p in 27001:namenode 27002:datanode 27003:resourcemanager 27004:nodemanager 27005:jobhistoryserver; do
@@ -624,4 +775,4 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
 step "Prometheus: node1's exporter and its five Hadoop daemons scraped, recording rules loaded"
 
 echo "deploy chroot test: $steps passed, 0 failed"
-echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied twice over SSH + sudo to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device, the fpga role's doctor passes on it as the containers' user and fails the play on a register map of another release; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured)"
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied over SSH to node1 + FPGA node fpga1 (sudo) + ARM node arm1 (an armhf root under QEMU, as root$($arm_cached && echo ', deployed before: from the cache')), a second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device, the fpga role's doctor passes on it as the containers' user and fails the play on a register map of another release; arm1: fpgamr_arch armv7l checked, its NodeManager on the armhf JVM under QEMU; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured; a search over 2^21 ran maps on the x86, FPGA and ARM nodes, counts exact)"
