@@ -12,7 +12,9 @@
 # Needs root (chroot, mounts, namespaces, binfmt_misc) and the project built (mr-md5/target).
 # Caches the debootstrap result, apt's downloads and the ARM worker's root (with python3 and sshd;
 # and as the playbook left it) under ~/.cache/fpgamr; works without them.
-# Environment: FPGAMR_TEST_KEEP=1 keeps the work folder; FPGAMR_TEST_MIRROR overrides the mirror.
+# Environment: FPGAMR_TEST_KEEP=1 keeps the work folder; FPGAMR_TEST_MIRROR overrides the mirror;
+# FPGAMR_DEPLOY_ARM=1 adds the ARM worker (make test-mixed: about 15 minutes more on 2 cores, the
+# emulated plays and JVMs), without it the cluster is node1 and fpga1.
 set -euo pipefail
 
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"   # deploy/ansible
@@ -53,6 +55,8 @@ aroot="$work/arm1"       # an ARM worker: an armhf root, its programs run under 
 logs="$work/logs"
 mkdir -p "$root" "$froot" "$aroot" "$logs"
 holder=""
+with_arm=false
+[ "${FPGAMR_DEPLOY_ARM:-0}" = 1 ] && with_arm=true
 
 step() { steps=$((steps + 1)); echo "--- deploy chroot test [$((SECONDS - t0)) s]: $*"; }
 
@@ -173,6 +177,8 @@ hadoop_yarn_site_extra:
   yarn.nodemanager.admin-env: "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX,LD_LIBRARY_PATH=/opt/fpgamr/native,QEMU_CPU=cortex-a9"
 EOF
 }
+arm_cached=false
+if $with_arm; then
 mount -t tmpfs -o mode=0755 tmpfs "$aroot"
 arm_tar="$("$repo/bin/armhf-root" --tarball)" || fail "bin/armhf-root --tarball (the armhf root with OpenJDK 17)"
 arm_packages="python3,openssh-server,systemd"   # systemd: the playbook enables units with systemctl, as on the x86 roots
@@ -181,7 +187,6 @@ arm_base="$cache/armhf-ssh-$arm_key.tar.zst"
 arm_deployed_key="$({ echo "$arm_key"; arm_vars; cd "$here" && find site.yml roles -type f | LC_ALL=C sort | xargs sha256sum; } \
   | sha256sum | cut -c1-12)"
 arm_deployed="$cache/armhf-deployed-$arm_deployed_key.tar.zst"
-arm_cached=false
 if [ -f "$arm_deployed" ]; then
   step "unpacking the ARM worker's root as the playbook left it, $(basename "$arm_deployed")"
   tar --zstd -xpf "$arm_deployed" -C "$aroot" || fail "cannot unpack $arm_deployed (delete it to rebuild)"
@@ -194,6 +199,7 @@ else
   tar -xpf "$arm_tar" -C "$aroot" || fail "cannot unpack $arm_tar"
 fi
 chmod 0755 "$aroot"   # the tarball's top folder is its build folder's, 0700: no one but root could enter
+fi
 
 # --- 2. Mounts (all inside this private mount namespace) -----------------------------------------
 copy_debs() {  # FROM TO: the .deb files, as hard links where the file system allows
@@ -229,6 +235,7 @@ prepare_root() {  # ROOT NAME
 }
 prepare_root "$root" node1
 prepare_root "$froot" fpga1
+if $with_arm; then
 prepare_root "$aroot" arm1
 if [ ! -f "$arm_base" ]; then
   t_arm=$SECONDS
@@ -239,6 +246,7 @@ if [ ! -f "$arm_base" ]; then
   rm -f "$cache"/armhf-ssh-*.tar.zst   # older ones go
   tar --zstd --one-file-system -cpf "$arm_base.tmp.$$" -C "$aroot" . && mv "$arm_base.tmp.$$" "$arm_base"
   echo "arm1: $arm_packages installed under emulation in $((SECONDS - t_arm)) s"
+fi
 fi
 
 # Each root runs its own sshd on a free loopback port (outside the daemons' namespace: the
@@ -271,8 +279,10 @@ start_sshd "$froot" "$fpga1_port"
 # The ARM worker is reached as root: sudo cannot run under QEMU user-mode emulation (a setuid program
 # needs binfmt_misc's C flag, which Debian's qemu-arm entry does not set), as on a board set up for
 # root's login.
+if $with_arm; then
 arm1_port="$(free_port)"
 start_sshd "$aroot" "$arm1_port" root
+fi
 
 # fpga1 builds the real kernel module through DKMS against the headers of Debian's kernel (the
 # machine's own kernel has no headers package): which release is that?
@@ -309,7 +319,7 @@ all:
       hosts:
         node1:
         fpga1:
-        arm1:
+$($with_arm && echo "        arm1:")
 EOF
 mkdir -p "$work/host_vars"
 ssh_vars() {  # PORT: how Ansible reaches a root (its sshd), as an admin user with sudo
@@ -351,12 +361,14 @@ hadoop_fpga_vsim_devices: 1
 hadoop_shuffle_port: 13563
 EOF
 
+if $with_arm; then
 cat >"$work/host_vars/arm1.yml" <<EOF
 ---
 # An ARM worker: an armhf root under QEMU user-mode emulation, reached over SSH as root.
 $(ssh_vars "$arm1_port" | sed -e 's/^ansible_user: deploy$/ansible_user: root/' -e 's/^ansible_become: true$/ansible_become: false/')
 $(arm_vars)
 EOF
+fi
 
 play() {
   ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_FORCE_COLOR=0 ANSIBLE_NOCOLOR=1 \
@@ -366,7 +378,7 @@ play() {
 recap() { sed -n '/^PLAY RECAP/,$p' "$logs/playbook-$1.log"; }
 
 # --- 4. The playbook, twice on the mixed cluster --------------------------------------------------
-step "ansible-playbook site.yml, run 1 (node1, fpga1, arm1$($arm_cached && echo ': deployed before, from the cache'))"
+step "ansible-playbook site.yml, run 1 (node1, fpga1$($with_arm && echo ', arm1')$($arm_cached && echo ': deployed before, from the cache'))"
 t_play=$SECONDS
 if ! play 1; then
   grep -n -B2 -A12 -E '^(fatal|failed):|ERROR!' "$logs/playbook-1.log" | tail -n 60 >&2
@@ -376,17 +388,20 @@ recap 1
 echo "run 1: $((SECONDS - t_play)) s"
 copy_debs "$root/var/cache/apt/archives" "$cache/apt-archives/node1"
 copy_debs "$froot/var/cache/apt/archives" "$cache/apt-archives/fpga1"
+if $with_arm; then
 copy_debs "$aroot/var/cache/apt/archives" "$cache/apt-archives/arm1"
 if ! $arm_cached; then
   # The root as the playbook left it, for the next run (older ones go).
   rm -f "$cache"/armhf-deployed-*.tar.zst
   tar --zstd --one-file-system -cpf "$arm_deployed.tmp.$$" -C "$aroot" . && mv "$arm_deployed.tmp.$$" "$arm_deployed"
 fi
+fi
 check() {  # DESCRIPTION COMMAND...
   local what="$1"
   shift
   "$@" >/dev/null 2>&1 || fail "$what"
 }
+if $with_arm; then
 # The play checked the inventory's fpgamr_arch (armv7l) against the ARM worker's architecture.
 check "arm1: the play did not check fpgamr_arch against the node's architecture" \
   sh -c "sed -n '/^TASK \[fpgamr : Check the inventory.s architecture is the node.s\]/,/^\$/p' '$logs/playbook-1.log' | grep -qx 'ok: \[arm1\]'"
@@ -394,6 +409,7 @@ check "arm1: the native library of its platform, linux-armhf" grep -qx 'FPGAMR_P
 check "arm1: Java is the armhf JVM" grep -qx 'JAVA_HOME=/usr/lib/jvm/java-17-openjdk-armhf' "$aroot/etc/fpgamr/fpgamr.env"
 check "arm1: its speed profile, measured on the emulated JVM, says so" grep -qx 'node.emulated=true' "$aroot/var/lib/fpgamr/speed-profile.properties"
 step "arm1: fpgamr_arch armv7l checked; linux-armhf library, armhf JVM, emulated speed profile"
+fi
 # The second run covers the whole cluster: with --limit the bundles task (on the controller, over every
 # Hadoop node's platform) cannot read a left-out node's facts.
 step "ansible-playbook site.yml, run 2 (must change nothing)"
@@ -607,10 +623,12 @@ sys.exit(0 if tagged else 1)' || fail "no succeeded YARN application carries the
 # --- 8. The FPGA worker's NodeManager: the deployed plugin registers its (simulated) device -------
 # The ARM worker's NodeManager starts meanwhile, on the armhf JVM under emulation, as on a board
 # (its unit, as the others; it is slow to start: the emulated JVM).
+if $with_arm; then
 t_arm_nm=$SECONDS
 "$py" "$here/tests/unitexec.py" "$aroot" "$holder" hadoop-yarn-nodemanager.service --output "$logs/arm1-hadoop-yarn-nodemanager.out" \
   >"$logs/arm1-hadoop-yarn-nodemanager.start" 2>&1 </dev/null &
 arm_nm=$!
+fi
 step "starting fpga1's design loader, NodeManager and energy exporter from their units (FPGA plugin, one simulated accelerator)"
 start_units "$froot" fpga1 fpgamr-loader hadoop-yarn-nodemanager fpgamr-energy-exporter
 # The loader serves the NodeManager's main process only: its unit told the loader which one, and a
@@ -632,6 +650,7 @@ container_pid="$(echo "$refused" | sed -n 1p)"
 [ "$(echo "$refused" | sed -n 2p)" = "error refused: process $container_pid (uid $(chroot "$froot" id -u yarn)) is not the NodeManager (process $nm_pid)" ] \
   || fail "fpga1: the design loader did not refuse a process of yarn that is not the NodeManager: $refused"
 step "fpga1: the design loader knows the NodeManager's pid and refuses another process of yarn"
+if $with_arm; then
 if ! wait "$arm_nm"; then
   show_logs
   tail -n 30 "$aroot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
@@ -643,14 +662,16 @@ arm_nm_pid="$(sed -n 's/.*started in .* (main process \([0-9]*\)).*/\1/p' "$logs
 [ -n "$arm_nm_pid" ] && tr '\0' ' ' <"/proc/$arm_nm_pid/cmdline" | grep -q '^/usr/libexec/qemu-binfmt/arm[^ ]* /usr/lib/jvm/java-17-openjdk-armhf/bin/java ' \
   || fail "arm1: the NodeManager (process $arm_nm_pid) does not run under QEMU's armhf emulation"
 step "arm1: NodeManager registered in $((SECONDS - t_arm_nm)) s from its unit, the armhf JVM under QEMU ($(tr '\0' ' ' <"/proc/$arm_nm_pid/cmdline" | cut -d' ' -f1-3))"
+fi
 http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | "$py" -c '
 import json, sys
+want = int(sys.argv[1])
 nodes = json.load(sys.stdin)["nodes"]["node"]
 fpga = {n["nodeHostName"].split(".")[0]: sum(r.get("value", 0) for r in n["totalResource"]["resourceInformations"]["resourceInformation"]
                                if r["name"] == "yarn.io/fpga") for n in nodes if n["state"] == "RUNNING"}
 print("yarn.io/fpga by node: %s" % fpga)
-sys.exit(0 if len(fpga) == 3 and (fpga.get("fpga1") or fpga.get("127.0.0.2")) == 1 and sum(fpga.values()) == 1 else 1)' \
-  || { tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (yarn.io/fpga = 1; node1 and arm1: 0)"; }
+sys.exit(0 if len(fpga) == want and (fpga.get("fpga1") or fpga.get("127.0.0.2")) == 1 and sum(fpga.values()) == 1 else 1)' \
+  "$($with_arm && echo 3 || echo 2)" || { tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (yarn.io/fpga = 1; node1$($with_arm && echo ' and arm1'): 0)"; }
 
 # The accelerator path of the deployed cluster: a job whose maps ask for yarn.io/fpga runs on
 # fpga1, where the plugin loads the (simulated) design and the maps hash on the device.
@@ -709,6 +730,7 @@ grep -q "fpga1: fpgamr doctor: FAIL: regmap: the device's register map is 2.7, t
   || { tail -n 30 "$logs/doctor-regmap.log" >&2; fail "the fpga role's doctor did not fail the play with the doctor's regmap line"; }
 step "fpga role's doctor on fpga1 (vsim, register map 2.7): the play failed with 'fpga1: fpgamr doctor: FAIL: regmap: ...' in $((SECONDS - t_doctor)) s"
 
+if $with_arm; then
 # --- 8c. One job over every started worker type: x86 (node1), FPGA (fpga1) and ARM (arm1) -------
 # 2^21 values, 8 units of 2^18: more units than the cluster's 5 map slots, so every map hashes its
 # own reserved unit (the ARM node's one slot included) and the rest goes by speed.
@@ -748,6 +770,7 @@ ok &= sum(v["values_hashed"] for v in nodes.values()) == 1 << 21 == s["values_ha
 sys.exit(0 if ok else 1)
 PY
 step "mixed job: maps on x86 node1, FPGA node fpga1 and ARM node arm1 (arm, linux-armhf, emulated), 2^21 values exactly, in $((SECONDS - t_mixed)) s"
+fi
 
 # --- 9. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
 if grep -q -- '-javaagent:' "$root/etc/systemd/system/hadoop-hdfs-namenode.service"; then
@@ -775,4 +798,9 @@ http_get "http://127.0.0.1:9090/api/v1/rules" | grep -q '"name":"fpgamr:cluster_
 step "Prometheus: node1's exporter and its five Hadoop daemons scraped, recording rules loaded"
 
 echo "deploy chroot test: $steps passed, 0 failed"
-echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied over SSH to node1 + FPGA node fpga1 (sudo) + ARM node arm1 (an armhf root under QEMU, as root$($arm_cached && echo ', deployed before: from the cache')), a second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device, the fpga role's doctor passes on it as the containers' user and fails the play on a register map of another release; arm1: fpgamr_arch armv7l checked, its NodeManager on the armhf JVM under QEMU; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured; a search over 2^21 ran maps on the x86, FPGA and ARM nodes, counts exact)"
+if $with_arm; then
+  arm_done="; arm1 (an armhf root under QEMU, as root$($arm_cached && echo ', deployed before: from the cache')): fpgamr_arch armv7l checked, its NodeManager on the armhf JVM under QEMU, a search over 2^21 ran maps on the x86, FPGA and ARM nodes, counts exact"
+else
+  arm_done="; no ARM worker (FPGAMR_DEPLOY_ARM=1, make test-mixed, adds it)"
+fi
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied twice over SSH + sudo to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device, the fpga role's doctor passes on it as the containers' user and fails the play on a register map of another release; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured$arm_done)"
