@@ -34,11 +34,13 @@ cds:
 run: build-run
 	bin/fpgamr search $(DIGEST) --bits $(BITS)
 
-## test: install the test toolchain, build, make the ARM nodes' armhf root (bin/armhf-root) and the ARM-FPGA
-## nodes' simulated FPGA (the Verilated model cross-built for armhf, kept in jni-fpga/native/build), run every test suite
-test: deps-test build
+## test: install the test toolchain, make the ARM nodes' armhf root (bin/armhf-root) and the ARM-FPGA
+## nodes' simulated FPGA (the Verilated model cross-built for armhf, in jni-fpga/native/build: built before
+## the jar, which then carries it for the deployed ARM-FPGA worker), build, run every test suite
+test: deps-test
 	bin/armhf-root >/dev/null
 	$(MAKE) --no-print-directory -C jni-fpga/native/fpga vsim-libs PLATFORM=linux-armhf VSIM_PIPES=4
+	$(MAKE) --no-print-directory build
 	bin/run-tests
 
 ## bench-job: where the job's time goes: both modes at 2^20, 2^24, 2^28, stage times, records/s,
