@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # deploy/ansible test: applies site.yml for real to a mixed cluster of throwaway Debian bookworm
-# roots: two x86 roots (debootstrap) and an ARM worker, an armhf root whose programs run under QEMU's
-# user-mode emulation (bin/armhf-root's), each reached the way a real node is: over SSH (an sshd of
-# the root's own, on a loopback port), the x86 roots as an unprivileged user with sudo (become).
-# A second run must change nothing. Then starts HDFS, YARN, the energy exporter and
-# Prometheus from the installed units, as systemd would (ExecStartPre, ExecStart, ExecStartPost: the
-# units' own readiness waits), in a network namespace of its own (loopback only), runs jobs through
-# the installed commands (one whose maps run on the x86, the FPGA and the ARM worker), and runs the
-# fpga role's doctor on the started FPGA worker.
+# roots, the example inventory's shape: two x86 roots (debootstrap), node1 (master and worker) and
+# fpga1 (an FPGA worker with a simulated accelerator), and two armhf roots whose programs run under
+# QEMU's user-mode emulation (bin/armhf-root's), arm1 (an ARM worker) and armfpga1 (an ARM-FPGA worker
+# with a simulated accelerator), each reached the way a real node is: over SSH (an sshd of the root's
+# own, on a loopback port), the x86 roots as an unprivileged user with sudo (become), the ARM roots as
+# root. A second run on the x86 roots must change nothing. Then starts HDFS, YARN, the energy exporter
+# and Prometheus from the installed units, as systemd would (ExecStartPre, ExecStart, ExecStartPost:
+# the units' own readiness waits), in a network namespace of its own (loopback only), runs jobs
+# through the installed commands (one whose maps run on every worker type), and runs the fpga role's
+# doctor on the started FPGA worker.
 #
 # Needs root (chroot, mounts, namespaces, binfmt_misc) and the project built (mr-md5/target).
-# Caches the debootstrap result, apt's downloads and the ARM worker's root (with python3 and sshd;
-# and as the playbook left it) under ~/.cache/fpgamr; works without them.
+# Caches the debootstrap result, apt's downloads and the ARM workers' roots (with python3 and sshd;
+# and as the playbook left each) under ~/.cache/fpgamr; works without them.
 # Environment: FPGAMR_TEST_KEEP=1 keeps the work folder; FPGAMR_TEST_MIRROR overrides the mirror;
-# FPGAMR_DEPLOY_ARM=1 adds the ARM worker (make test-mixed: about 15 minutes more on 2 cores, the
-# emulated plays and JVMs), without it the cluster is node1 and fpga1.
+# FPGAMR_DEPLOY_ARM=0 leaves out the ARM workers (their emulated play and JVMs: minutes on 2 cores):
+# the cluster is then node1 and fpga1.
 set -euo pipefail
 
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"   # deploy/ansible
@@ -51,12 +53,11 @@ mkdir -p "$cache"
 work="$(mktemp -d /var/tmp/fpgamr-deploy-test.XXXXXX)"
 root="$work/node1"       # namenode, resourcemanager, monitoring and a worker: the daemons run here
 froot="$work/fpga1"      # a second worker, set up as an FPGA node (never started: no FPGA here)
-aroot="$work/arm1"       # an ARM worker: an armhf root, its programs run under QEMU user-mode emulation
 logs="$work/logs"
-mkdir -p "$root" "$froot" "$aroot" "$logs"
+mkdir -p "$root" "$froot" "$logs"
 holder=""
-with_arm=false
-[ "${FPGAMR_DEPLOY_ARM:-0}" = 1 ] && with_arm=true
+with_arm=true
+[ "${FPGAMR_DEPLOY_ARM:-1}" = 0 ] && with_arm=false
 
 step() { steps=$((steps + 1)); echo "--- deploy chroot test [$((SECONDS - t0)) s]: $*"; }
 
@@ -156,49 +157,87 @@ else
 fi
 tar --zstd -xpf "$tarball" -C "$froot" || fail "cannot unpack $tarball"
 
-# --- 1b. The ARM worker's armhf root ------------------------------------------------------------
-# bin/armhf-root's root (debootstrap --arch=armhf with OpenJDK 17, made once, cached in
-# /var/cache/fpgamr), plus what Ansible needs to reach it as a node (python3, sshd), installed once
-# under emulation and cached; and that root as the playbook left it, cached under a key of what
-# went into it (the base, those packages, the mirror, the playbook's files, the node's inventory).
-# A run applies site.yml to it once: to a fresh node on a miss, to a node deployed before on a hit.
+# --- 1b. The ARM workers' armhf roots -----------------------------------------------------------
+# arm1, an ARM worker, and armfpga1, an ARM-FPGA worker with a simulated accelerator (the Verilated
+# model cross-built for armhf, from the jni-fpga jar): the example inventory's ARM board and DE10-Nano.
+# Each is bin/armhf-root's root (debootstrap --arch=armhf with OpenJDK 17, made once, cached in
+# /var/cache/fpgamr) plus what Ansible needs to reach it as a node (python3, sshd), installed once
+# under emulation and cached; and that root as the playbook left it, cached per node under a key of
+# what went into it (the base, those packages, the mirror, the playbook's files, the node's inventory).
+# A run applies site.yml to each once: to a fresh node on a miss, to a node deployed before on a hit.
 # On tmpfs: a 32-bit program under QEMU on this 64-bit host cannot list ext4 directories.
-arm_vars() {  # the ARM worker's inventory, but how Ansible reaches it
-  cat <<'EOF'
-fpgamr_node_address: 127.0.0.3
+arm_nodes=()
+$with_arm && arm_nodes=(arm1 armfpga1)
+arm_vars() {  # NAME: an ARM worker's inventory, but how Ansible reaches it
+  local address=127.0.0.3 shuffle=13564
+  [ "$1" = arm1 ] || { address=127.0.0.4; shuffle=13565; }
+  cat <<EOF
+fpgamr_node_address: $address
 # armhf as the DE10-Nano's Cortex-A9: QEMU answers uname as armv7l.
 fpgamr_arch: armv7l
 # One map's container (512 MiB) and no room for an ApplicationMaster (768 MiB), as on a DE10-Nano.
 hadoop_nm_memory_mb: 512
 hadoop_nm_vcores: 1
-hadoop_shuffle_port: 13564
+hadoop_shuffle_port: $shuffle
 # The containers' JVMs run on the emulated board's CPU too (QEMU reads QEMU_CPU at each exec).
 hadoop_yarn_site_extra:
-  yarn.nodemanager.admin-env: "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX,LD_LIBRARY_PATH=/opt/fpgamr/native,QEMU_CPU=cortex-a9"
+  yarn.nodemanager.admin-env: "MALLOC_ARENA_MAX=\$MALLOC_ARENA_MAX,LD_LIBRARY_PATH=/opt/fpgamr/native,QEMU_CPU=cortex-a9"
+EOF
+  [ "$1" = armfpga1 ] || return 0
+  cat <<'EOF'
+# An ARM-FPGA worker whose NodeManager offers one simulated accelerator (the Verilated model built
+# for armhf): the whole fpga role but the kernel module (built for a board's kernel, which a chroot
+# has not) and the bitstream (no Quartus here).
+fpgamr_fpga_devices:
+  - fpgamr-md5
+fpga_dkms: false
+fpga_design_required: false
+hadoop_fpga_vsim_devices: 1
 EOF
 }
-arm_cached=false
+declare -A arm_cached arm_deployed
 if $with_arm; then
-mount -t tmpfs -o mode=0755 tmpfs "$aroot"
 arm_tar="$("$repo/bin/armhf-root" --tarball)" || fail "bin/armhf-root --tarball (the armhf root with OpenJDK 17)"
 arm_packages="python3,openssh-server,systemd"   # systemd: the playbook enables units with systemctl, as on the x86 roots
 arm_key="$({ sha256sum <"$arm_tar"; echo "$arm_packages $mirror"; } | sha256sum | cut -c1-12)"
 arm_base="$cache/armhf-ssh-$arm_key.tar.zst"
-arm_deployed_key="$({ echo "$arm_key"; arm_vars; cd "$here" && find site.yml roles -type f | LC_ALL=C sort | xargs sha256sum; } \
-  | sha256sum | cut -c1-12)"
-arm_deployed="$cache/armhf-deployed-$arm_deployed_key.tar.zst"
-if [ -f "$arm_deployed" ]; then
-  step "unpacking the ARM worker's root as the playbook left it, $(basename "$arm_deployed")"
-  tar --zstd -xpf "$arm_deployed" -C "$aroot" || fail "cannot unpack $arm_deployed (delete it to rebuild)"
-  arm_cached=true
-elif [ -f "$arm_base" ]; then
-  step "unpacking the cached armhf root with python3 and sshd, $(basename "$arm_base")"
-  tar --zstd -xpf "$arm_base" -C "$aroot" || fail "cannot unpack $arm_base (delete it to rebuild)"
-else
+roles_sum="$(cd "$here" && find site.yml roles -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
+if [ ! -f "$arm_base" ]; then
   step "the armhf root of bin/armhf-root plus $arm_packages, installed under emulation (cached afterwards in $arm_base)"
-  tar -xpf "$arm_tar" -C "$aroot" || fail "cannot unpack $arm_tar"
+  t_arm=$SECONDS
+  b="$work/armhf-base"
+  mkdir -p "$b"
+  mount -t tmpfs -o mode=0755 tmpfs "$b"
+  tar -xpf "$arm_tar" -C "$b" || fail "cannot unpack $arm_tar"
+  mount -t proc proc "$b/proc"
+  mount --rbind /dev "$b/dev"
+  cp /etc/resolv.conf "$b/etc/resolv.conf" 2>/dev/null || true
+  echo "deb $mirror bookworm main" >"$b/etc/apt/sources.list"
+  { chroot "$b" apt-get -qq update && chroot "$b" env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y \
+      --no-install-recommends ${arm_packages//,/ } && chroot "$b" apt-get clean; } >"$logs/armhf-packages.log" 2>&1 \
+    || { tail -n 20 "$logs/armhf-packages.log" >&2; fail "installing $arm_packages in the armhf root"; }
+  umount -R "$b/dev" "$b/proc"
+  rm -f "$cache"/armhf-ssh-*.tar.zst   # older ones go
+  tar --zstd --one-file-system -cpf "$arm_base.tmp.$$" -C "$b" . && mv "$arm_base.tmp.$$" "$arm_base"
+  umount "$b"
+  echo "armhf root: $arm_packages installed under emulation in $((SECONDS - t_arm)) s"
 fi
-chmod 0755 "$aroot"   # the tarball's top folder is its build folder's, 0700: no one but root could enter
+for n in "${arm_nodes[@]}"; do
+  r="$work/$n"
+  mkdir -p "$r"
+  mount -t tmpfs -o mode=0755 tmpfs "$r"
+  arm_deployed[$n]="$cache/armhf-deployed-$n-$({ echo "$arm_key $roles_sum"; arm_vars "$n"; } | sha256sum | cut -c1-12).tar.zst"
+  if [ -f "${arm_deployed[$n]}" ]; then
+    step "$n: unpacking its root as the playbook left it, $(basename "${arm_deployed[$n]}")"
+    tar --zstd -xpf "${arm_deployed[$n]}" -C "$r" || fail "cannot unpack ${arm_deployed[$n]} (delete it to rebuild)"
+    arm_cached[$n]=true
+  else
+    step "$n: unpacking the armhf root with python3 and sshd, $(basename "$arm_base")"
+    tar --zstd -xpf "$arm_base" -C "$r" || fail "cannot unpack $arm_base (delete it to rebuild)"
+    arm_cached[$n]=false
+  fi
+  chmod 0755 "$r"   # the tarball's top folder is its build folder's, 0700: no one but root could enter
+done
 fi
 
 # --- 2. Mounts (all inside this private mount namespace) -----------------------------------------
@@ -235,19 +274,9 @@ prepare_root() {  # ROOT NAME
 }
 prepare_root "$root" node1
 prepare_root "$froot" fpga1
-if $with_arm; then
-prepare_root "$aroot" arm1
-if [ ! -f "$arm_base" ]; then
-  t_arm=$SECONDS
-  echo "deb $mirror bookworm main" >"$aroot/etc/apt/sources.list"
-  { chroot "$aroot" apt-get -qq update && chroot "$aroot" env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y \
-      --no-install-recommends ${arm_packages//,/ } && chroot "$aroot" apt-get clean; } >"$logs/arm1-packages.log" 2>&1 \
-    || { tail -n 20 "$logs/arm1-packages.log" >&2; fail "installing $arm_packages in the armhf root"; }
-  rm -f "$cache"/armhf-ssh-*.tar.zst   # older ones go
-  tar --zstd --one-file-system -cpf "$arm_base.tmp.$$" -C "$aroot" . && mv "$arm_base.tmp.$$" "$arm_base"
-  echo "arm1: $arm_packages installed under emulation in $((SECONDS - t_arm)) s"
-fi
-fi
+for n in "${arm_nodes[@]}"; do
+  prepare_root "$work/$n" "$n"
+done
 
 # Each root runs its own sshd on a free loopback port (outside the daemons' namespace: the
 # playbook's apt needs the mirror); Ansible logs in as `deploy` with a throwaway key and becomes
@@ -279,10 +308,11 @@ start_sshd "$froot" "$fpga1_port"
 # The ARM worker is reached as root: sudo cannot run under QEMU user-mode emulation (a setuid program
 # needs binfmt_misc's C flag, which Debian's qemu-arm entry does not set), as on a board set up for
 # root's login.
-if $with_arm; then
-arm1_port="$(free_port)"
-start_sshd "$aroot" "$arm1_port" root
-fi
+declare -A arm_port
+for n in "${arm_nodes[@]}"; do
+  arm_port[$n]="$(free_port)"
+  start_sshd "$work/$n" "${arm_port[$n]}" root
+done
 
 # fpga1 builds the real kernel module through DKMS against the headers of Debian's kernel (the
 # machine's own kernel has no headers package): which release is that?
@@ -319,7 +349,7 @@ all:
       hosts:
         node1:
         fpga1:
-$($with_arm && echo "        arm1:")
+$(for n in "${arm_nodes[@]}"; do echo "        $n:"; done)
 EOF
 mkdir -p "$work/host_vars"
 ssh_vars() {  # PORT: how Ansible reaches a root (its sshd), as an admin user with sudo
@@ -361,14 +391,14 @@ hadoop_fpga_vsim_devices: 1
 hadoop_shuffle_port: 13563
 EOF
 
-if $with_arm; then
-cat >"$work/host_vars/arm1.yml" <<EOF
+for n in "${arm_nodes[@]}"; do
+  cat >"$work/host_vars/$n.yml" <<EOF
 ---
 # An ARM worker: an armhf root under QEMU user-mode emulation, reached over SSH as root.
-$(ssh_vars "$arm1_port" | sed -e 's/^ansible_user: deploy$/ansible_user: root/' -e 's/^ansible_become: true$/ansible_become: false/')
-$(arm_vars)
+$(ssh_vars "${arm_port[$n]}" | sed -e 's/^ansible_user: deploy$/ansible_user: root/' -e 's/^ansible_become: true$/ansible_become: false/')
+$(arm_vars "$n")
 EOF
-fi
+done
 
 play() {
   ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_FORCE_COLOR=0 ANSIBLE_NOCOLOR=1 \
@@ -378,7 +408,9 @@ play() {
 recap() { sed -n '/^PLAY RECAP/,$p' "$logs/playbook-$1.log"; }
 
 # --- 4. The playbook, twice on the mixed cluster --------------------------------------------------
-step "ansible-playbook site.yml, run 1 (node1, fpga1$($with_arm && echo ', arm1')$($arm_cached && echo ': deployed before, from the cache'))"
+arm_from_cache=""
+for n in "${arm_nodes[@]}"; do ${arm_cached[$n]} && arm_from_cache+=" $n"; done
+step "ansible-playbook site.yml, run 1 (node1, fpga1$(printf ', %s' "${arm_nodes[@]}")${arm_from_cache:+; deployed before, from the cache:$arm_from_cache})"
 t_play=$SECONDS
 if ! play 1; then
   grep -n -B2 -A12 -E '^(fatal|failed):|ERROR!' "$logs/playbook-1.log" | tail -n 60 >&2
@@ -388,32 +420,43 @@ recap 1
 echo "run 1: $((SECONDS - t_play)) s"
 copy_debs "$root/var/cache/apt/archives" "$cache/apt-archives/node1"
 copy_debs "$froot/var/cache/apt/archives" "$cache/apt-archives/fpga1"
-if $with_arm; then
-copy_debs "$aroot/var/cache/apt/archives" "$cache/apt-archives/arm1"
-if ! $arm_cached; then
-  # The root as the playbook left it, for the next run (older ones go).
-  rm -f "$cache"/armhf-deployed-*.tar.zst
-  tar --zstd --one-file-system -cpf "$arm_deployed.tmp.$$" -C "$aroot" . && mv "$arm_deployed.tmp.$$" "$arm_deployed"
-fi
-fi
+for n in "${arm_nodes[@]}"; do
+  copy_debs "$work/$n/var/cache/apt/archives" "$cache/apt-archives/$n"
+  if ! ${arm_cached[$n]}; then
+    # The root as the playbook left it, for the next run (older ones go).
+    rm -f "$cache/armhf-deployed-$n-"*.tar.zst
+    tar --zstd --one-file-system -cpf "${arm_deployed[$n]}.tmp.$$" -C "$work/$n" . && mv "${arm_deployed[$n]}.tmp.$$" "${arm_deployed[$n]}"
+  fi
+done
 check() {  # DESCRIPTION COMMAND...
   local what="$1"
   shift
   "$@" >/dev/null 2>&1 || fail "$what"
 }
-if $with_arm; then
-# The play checked the inventory's fpgamr_arch (armv7l) against the ARM worker's architecture.
-check "arm1: the play did not check fpgamr_arch against the node's architecture" \
-  sh -c "sed -n '/^TASK \[fpgamr : Check the inventory.s architecture is the node.s\]/,/^\$/p' '$logs/playbook-1.log' | grep -qx 'ok: \[arm1\]'"
-check "arm1: the native library of its platform, linux-armhf" grep -qx 'FPGAMR_PLATFORM=linux-armhf' "$aroot/etc/fpgamr/fpgamr.env"
-check "arm1: Java is the armhf JVM" grep -qx 'JAVA_HOME=/usr/lib/jvm/java-17-openjdk-armhf' "$aroot/etc/fpgamr/fpgamr.env"
-check "arm1: its speed profile, measured on the emulated JVM, says so" grep -qx 'node.emulated=true' "$aroot/var/lib/fpgamr/speed-profile.properties"
-step "arm1: fpgamr_arch armv7l checked; linux-armhf library, armhf JVM, emulated speed profile"
-fi
-# The second run covers the whole cluster: with --limit the bundles task (on the controller, over every
-# Hadoop node's platform) cannot read a left-out node's facts.
-step "ansible-playbook site.yml, run 2 (must change nothing)"
-play 2 || { tail -n 40 "$logs/playbook-2.log" >&2; fail "the second run of site.yml failed"; }
+for n in "${arm_nodes[@]}"; do
+  r="$work/$n"
+  # The play checked the inventory's fpgamr_arch (armv7l) against the ARM worker's architecture.
+  check "$n: the play did not check fpgamr_arch against the node's architecture" \
+    sh -c "sed -n '/^TASK \[fpgamr : Check the inventory.s architecture is the node.s\]/,/^\$/p' '$logs/playbook-1.log' | grep -qx 'ok: \[$n\]'"
+  check "$n: the native library of its platform, linux-armhf" grep -qx 'FPGAMR_PLATFORM=linux-armhf' "$r/etc/fpgamr/fpgamr.env"
+  check "$n: Java is the armhf JVM" grep -qx 'JAVA_HOME=/usr/lib/jvm/java-17-openjdk-armhf' "$r/etc/fpgamr/fpgamr.env"
+  check "$n: its speed profile, measured on the emulated JVM, says so" grep -qx 'node.emulated=true' "$r/var/lib/fpgamr/speed-profile.properties"
+  what="fpgamr_arch armv7l checked; linux-armhf library, armhf JVM, emulated speed profile"
+  if [ "$n" = armfpga1 ]; then
+    check "armfpga1: the NodeManager offers one simulated FPGA, by the FPGA plugin" \
+      sh -c "grep -q '<value>io.fpgamr.yarn.FpgaDevicePlugin</value>' '$r/etc/hadoop/yarn-site.xml' \
+             && grep -A1 '<name>fpgamr.fpga.vsim.devices</name>' '$r/etc/hadoop/yarn-site.xml' | grep -q '<value>1</value>'"
+    check "armfpga1: the armhf model of the simulated FPGA is installed" test -f "$r/opt/fpgamr/native/libfpgamr-vsim-p4.so"
+    check "armfpga1: its speed profile has the simulated FPGA, driven by the armhf library" \
+      sh -c "grep -qx 'fpga.simulated=true' '$r/var/lib/fpgamr/speed-profile.properties' && grep -q '^fpga.search=[0-9]' '$r/var/lib/fpgamr/speed-profile.properties'"
+    what="$what; FPGA plugin with one simulated FPGA, the armhf model, its speed profiled"
+  fi
+  step "$n: $what"
+done
+# The second run, on the x86 roots only: the ARM roots, deployed before or not, had their one play
+# (every module's Python runs under emulation there: minutes per run).
+step "ansible-playbook site.yml, run 2 on node1 and fpga1 (must change nothing)"
+play 2 --limit node1,fpga1 || { tail -n 40 "$logs/playbook-2.log" >&2; fail "the second run of site.yml failed"; }
 recap 2
 if recap 2 | grep -E 'changed=[1-9]|failed=[1-9]|unreachable=[1-9]' >/dev/null; then
   grep -E '^changed:' -B1 "$logs/playbook-2.log" | head -n 40 >&2
@@ -507,6 +550,15 @@ poll() {  # SECONDS COMMAND...: until COMMAND succeeds (a condition on what daem
     sleep 2
   done
 }
+as_job_user() {  # SECONDS NAME COMMAND...: COMMAND on node1 as the job user, in its home, inside the
+  # namespace, bounded; its output in $logs/NAME.stdout and .stderr; returns its exit status.
+  local limit="$1" name="$2"
+  shift 2
+  timeout "$limit" nsenter --net --uts -t "$holder" -- chroot "$root" \
+    setpriv --reuid fpgamr --regid fpgamr --init-groups \
+    env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
+    sh -c 'cd "$HOME" && exec "$@"' sh "$@" >"$logs/$name.stdout" 2>"$logs/$name.stderr"
+}
 start_units() {  # ROOT NAME UNIT...: `systemctl start` of the units, all at once (each unit's
   # ExecStartPre waits for what it needs, its ExecStartPost for its own daemon to answer); returns
   # when every one is started, or fails naming those that did not start.
@@ -565,11 +617,7 @@ step "ResourceManager: resource type yarn.io/fpga known (node1 offers none)"
 digest="$("$py" -c 'import hashlib; print(hashlib.md5(bytes.fromhex("00012345")).hexdigest())')"
 step "fpgamr search $digest --bits 20 (as user fpgamr, HADOOP_CONF_DIR=/etc/hadoop)"
 job_rc=0
-timeout 300 nsenter --net --uts -t "$holder" -- chroot "$root" \
-  setpriv --reuid fpgamr --regid fpgamr --init-groups \
-  env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
-  sh -c 'cd "$HOME" && exec fpgamr search "$0" --bits 20 --summary-json summary.json' "$digest" \
-  >"$logs/job.stdout" 2>"$logs/job.stderr" || job_rc=$?
+as_job_user 300 job fpgamr search "$digest" --bits 20 --summary-json summary.json || job_rc=$?
 cat "$logs/job.stdout"
 if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest:\$HEX\[00012345\]" "$logs/job.stdout"; then
   tail -n 30 "$logs/job.stderr" >&2
@@ -602,12 +650,8 @@ jobjar="$(basename "$jar")"
 [ -f "$root/opt/fpgamr/mr-md5/target/$jobjar" ] || fail "the job jar is not installed as /opt/fpgamr/mr-md5/target/$jobjar"
 step "hadoop jar $jobjar search -D mapreduce.job.tags=via-hadoop-jar $digest3 --bits 16"
 job_rc=0
-timeout 300 nsenter --net --uts -t "$holder" -- chroot "$root" \
-  setpriv --reuid fpgamr --regid fpgamr --init-groups \
-  env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
-  sh -c 'cd "$HOME" && exec hadoop jar "$1" search -D mapreduce.job.tags=via-hadoop-jar "$0" --bits 16 --output via-hadoop-jar' \
-  "$digest3" "/opt/fpgamr/mr-md5/target/$jobjar" \
-  >"$logs/job-hadoop-jar.stdout" 2>"$logs/job-hadoop-jar.stderr" || job_rc=$?
+as_job_user 300 job-hadoop-jar hadoop jar "/opt/fpgamr/mr-md5/target/$jobjar" search -D mapreduce.job.tags=via-hadoop-jar \
+  "$digest3" --bits 16 --output via-hadoop-jar || job_rc=$?
 cat "$logs/job-hadoop-jar.stdout"
 if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest3:\$HEX\[00000777\]" "$logs/job-hadoop-jar.stdout"; then
   tail -n 30 "$logs/job-hadoop-jar.stderr" >&2
@@ -621,14 +665,42 @@ print("succeeded with the tag of -D mapreduce.job.tags: %s" % ", ".join(tagged))
 sys.exit(0 if tagged else 1)' || fail "no succeeded YARN application carries the tag given by -D: generic options did not reach the job"
 
 # --- 8. The FPGA worker's NodeManager: the deployed plugin registers its (simulated) device -------
-# The ARM worker's NodeManager starts meanwhile, on the armhf JVM under emulation, as on a board
-# (its unit, as the others; it is slow to start: the emulated JVM).
-if $with_arm; then
-t_arm_nm=$SECONDS
-"$py" "$here/tests/unitexec.py" "$aroot" "$holder" hadoop-yarn-nodemanager.service --output "$logs/arm1-hadoop-yarn-nodemanager.out" \
-  >"$logs/arm1-hadoop-yarn-nodemanager.start" 2>&1 </dev/null &
-arm_nm=$!
-fi
+# An ARM worker's NodeManager starts from its unit as the others, on the armhf JVM under emulation,
+# as on a board (slow to start: the emulated JVM), in the background while the test goes on.
+declare -A arm_nm arm_nm_t
+start_arm_nm() {  # NAME
+  arm_nm_t[$1]=$SECONDS
+  "$py" "$here/tests/unitexec.py" "$work/$1" "$holder" hadoop-yarn-nodemanager.service --output "$logs/$1-hadoop-yarn-nodemanager.out" \
+    >"$logs/$1-hadoop-yarn-nodemanager.start" 2>&1 </dev/null &
+  arm_nm[$1]=$!
+}
+wait_arm_nm() {  # NAME: until its NodeManager answers; checks it runs the armhf JVM under QEMU
+  local n="$1" pid
+  if ! wait "${arm_nm[$n]}"; then
+    show_logs
+    tail -n 30 "$work/$n/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
+    fail "$n: hadoop-yarn-nodemanager.service did not start ($(tail -n 1 "$logs/$n-hadoop-yarn-nodemanager.start"))"
+  fi
+  grep -h -e '^fpgamr-wait: .* is up after' -e '^unitexec: ' "$logs/$n-hadoop-yarn-nodemanager.start" | sed "s/^/  $n: /"
+  pid="$(sed -n 's/.*started in .* (main process \([0-9]*\)).*/\1/p' "$logs/$n-hadoop-yarn-nodemanager.start")"
+  # binfmt_misc runs the root's armhf java through QEMU: the process is QEMU's, its next word the JVM.
+  [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q '^/usr/libexec/qemu-binfmt/arm[^ ]* /usr/lib/jvm/java-17-openjdk-armhf/bin/java ' \
+    || fail "$n: the NodeManager (process $pid) does not run under QEMU's armhf emulation"
+  step "$n: NodeManager registered in $((SECONDS - arm_nm_t[$n])) s from its unit, the armhf JVM under QEMU ($(tr '\0' ' ' <"/proc/$pid/cmdline" | cut -d' ' -f1-3))"
+}
+fpga_by_node() {  # WANT: the running nodes and their yarn.io/fpga, as the ResourceManager sees them, are WANT (host:count ...)
+  http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | "$py" -c '
+import json, sys
+nodes = json.load(sys.stdin)["nodes"]["node"]
+names = {"127.0.0.1": "node1", "127.0.0.2": "fpga1", "127.0.0.3": "arm1", "127.0.0.4": "armfpga1"}
+fpga = {names.get(n["nodeHostName"], n["nodeHostName"].split(".")[0]):
+        sum(r.get("value", 0) for r in n["totalResource"]["resourceInformations"]["resourceInformation"] if r["name"] == "yarn.io/fpga")
+        for n in nodes if n["state"] == "RUNNING"}
+print("yarn.io/fpga by node: %s" % fpga)
+sys.exit(0 if fpga == dict((w.split(":")[0], int(w.split(":")[1])) for w in sys.argv[1:]) else 1)' "$@"
+}
+# arm1 offers no FPGA: it starts now. armfpga1 starts after the next job, whose one map must land on fpga1.
+[[ " ${arm_nodes[*]} " == *" arm1 "* ]] && start_arm_nm arm1
 step "starting fpga1's design loader, NodeManager and energy exporter from their units (FPGA plugin, one simulated accelerator)"
 start_units "$froot" fpga1 fpgamr-loader hadoop-yarn-nodemanager fpgamr-energy-exporter
 # The loader serves the NodeManager's main process only: its unit told the loader which one, and a
@@ -650,39 +722,17 @@ container_pid="$(echo "$refused" | sed -n 1p)"
 [ "$(echo "$refused" | sed -n 2p)" = "error refused: process $container_pid (uid $(chroot "$froot" id -u yarn)) is not the NodeManager (process $nm_pid)" ] \
   || fail "fpga1: the design loader did not refuse a process of yarn that is not the NodeManager: $refused"
 step "fpga1: the design loader knows the NodeManager's pid and refuses another process of yarn"
-if $with_arm; then
-if ! wait "$arm_nm"; then
-  show_logs
-  tail -n 30 "$aroot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
-  fail "arm1: hadoop-yarn-nodemanager.service did not start ($(tail -n 1 "$logs/arm1-hadoop-yarn-nodemanager.start"))"
-fi
-grep -h -e '^fpgamr-wait: .* is up after' -e '^unitexec: ' "$logs/arm1-hadoop-yarn-nodemanager.start" | sed "s/^/  arm1: /"
-arm_nm_pid="$(sed -n 's/.*started in .* (main process \([0-9]*\)).*/\1/p' "$logs/arm1-hadoop-yarn-nodemanager.start")"
-# binfmt_misc runs the root's armhf java through QEMU: the process is QEMU's, its next word the JVM.
-[ -n "$arm_nm_pid" ] && tr '\0' ' ' <"/proc/$arm_nm_pid/cmdline" | grep -q '^/usr/libexec/qemu-binfmt/arm[^ ]* /usr/lib/jvm/java-17-openjdk-armhf/bin/java ' \
-  || fail "arm1: the NodeManager (process $arm_nm_pid) does not run under QEMU's armhf emulation"
-step "arm1: NodeManager registered in $((SECONDS - t_arm_nm)) s from its unit, the armhf JVM under QEMU ($(tr '\0' ' ' <"/proc/$arm_nm_pid/cmdline" | cut -d' ' -f1-3))"
-fi
-http_get "http://127.0.0.1:8088/ws/v1/cluster/nodes" | "$py" -c '
-import json, sys
-want = int(sys.argv[1])
-nodes = json.load(sys.stdin)["nodes"]["node"]
-fpga = {n["nodeHostName"].split(".")[0]: sum(r.get("value", 0) for r in n["totalResource"]["resourceInformations"]["resourceInformation"]
-                               if r["name"] == "yarn.io/fpga") for n in nodes if n["state"] == "RUNNING"}
-print("yarn.io/fpga by node: %s" % fpga)
-sys.exit(0 if len(fpga) == want and (fpga.get("fpga1") or fpga.get("127.0.0.2")) == 1 and sum(fpga.values()) == 1 else 1)' \
-  "$($with_arm && echo 3 || echo 2)" || { tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (yarn.io/fpga = 1; node1$($with_arm && echo ' and arm1'): 0)"; }
+[ -n "${arm_nm[arm1]:-}" ] && wait_arm_nm arm1
+if [ -n "${arm_nm[arm1]:-}" ]; then want="node1:0 fpga1:1 arm1:0"; else want="node1:0 fpga1:1"; fi
+# shellcheck disable=SC2086
+fpga_by_node $want || { tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "fpga1's NodeManager did not register its FPGA (want $want)"; }
 
 # The accelerator path of the deployed cluster: a job whose maps ask for yarn.io/fpga runs on
 # fpga1, where the plugin loads the (simulated) design and the maps hash on the device.
 digest2="$("$py" -c 'import hashlib; print(hashlib.md5(bytes.fromhex("00001234")).hexdigest())')"
 step "fpgamr search $digest2 --bits 16 --accel fpga --design vsim-p4 (maps on fpga1's FPGA)"
 job_rc=0
-timeout 300 nsenter --net --uts -t "$holder" -- chroot "$root" \
-  setpriv --reuid fpgamr --regid fpgamr --init-groups \
-  env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
-  sh -c 'cd "$HOME" && exec fpgamr search "$0" --bits 16 --accel fpga --design vsim-p4' "$digest2" \
-  >"$logs/job-fpga.stdout" 2>"$logs/job-fpga.stderr" || job_rc=$?
+as_job_user 300 job-fpga fpgamr search "$digest2" --bits 16 --accel fpga --design vsim-p4 || job_rc=$?
 cat "$logs/job-fpga.stdout"
 grep -E '^  maps on' "$logs/job-fpga.stderr" || true
 if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest2:\$HEX\[00001234\]" "$logs/job-fpga.stdout" \
@@ -691,6 +741,8 @@ if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest2:\$HEX\[00001234\]" "$logs/job-fpg
   tail -n 30 "$froot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
   fail "the FPGA job (exit $job_rc) did not run its maps on fpga1's accelerator and print $digest2:\$HEX[00001234]"
 fi
+# The ARM-FPGA worker's NodeManager starts while the doctor runs (on fpga1 only).
+[[ " ${arm_nodes[*]} " == *" armfpga1 "* ]] && start_arm_nm armfpga1
 
 # --- 8b. The fpga role's doctor on the started FPGA worker ----------------------------------------
 # site.yml runs it after deployment on FPGA workers whose daemons it starts; this cluster's were
@@ -731,23 +783,25 @@ grep -q "fpga1: fpgamr doctor: FAIL: regmap: the device's register map is 2.7, t
 step "fpga role's doctor on fpga1 (vsim, register map 2.7): the play failed with 'fpga1: fpgamr doctor: FAIL: regmap: ...' in $((SECONDS - t_doctor)) s"
 
 if $with_arm; then
-# --- 8c. One job over every started worker type: x86 (node1), FPGA (fpga1) and ARM (arm1) -------
-# 2^21 values, 8 units of 2^18: more units than the cluster's 5 map slots, so every map hashes its
-# own reserved unit (the ARM node's one slot included) and the rest goes by speed.
+# --- 8c. One job over every worker type: x86 (node1), FPGA (fpga1), ARM (arm1), ARM-FPGA (armfpga1)
+wait_arm_nm armfpga1
+fpga_by_node node1:0 fpga1:1 arm1:0 armfpga1:1 \
+  || { tail -n 30 "$work/armfpga1/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; fail "armfpga1's NodeManager did not register its simulated FPGA"; }
+step "armfpga1: the FPGA plugin on the armhf JVM registered its simulated FPGA (yarn.io/fpga = 1)"
+# 2^21 values, 8 units of 2^18: more units than the cluster's map slots, so every map hashes its own
+# reserved unit (each ARM node's one slot included) and the rest goes by speed. The design goes as
+# one package per platform of the FPGA nodes: fpga1 loads the x86 model, armfpga1 the armhf one.
 digest4="$("$py" -c 'import hashlib; print(hashlib.md5(bytes.fromhex("00123456")).hexdigest())')"
-step "fpgamr search $digest4 --bits 21 (maps on node1, fpga1 and arm1)"
+step "fpgamr search $digest4 --bits 21 --design vsim-p4 (maps on node1, fpga1, arm1 and armfpga1)"
 t_mixed=$SECONDS
 job_rc=0
-timeout 600 nsenter --net --uts -t "$holder" -- chroot "$root" \
-  setpriv --reuid fpgamr --regid fpgamr --init-groups \
-  env -i HOME=/home/fpgamr USER=fpgamr LOGNAME=fpgamr LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
-  sh -c 'cd "$HOME" && exec fpgamr search -D mapreduce.map.speculative=false "$0" --bits 21 --summary-json mixed.json --output mixed' "$digest4" \
-  >"$logs/job-mixed.stdout" 2>"$logs/job-mixed.stderr" || job_rc=$?
+as_job_user 600 job-mixed fpgamr search -D mapreduce.map.speculative=false "$digest4" --bits 21 --design vsim-p4 \
+  --summary-json mixed.json --output mixed || job_rc=$?
 cat "$logs/job-mixed.stdout"
 grep -E '^  maps on' "$logs/job-mixed.stderr" || true
 if [ "$job_rc" -ne 0 ] || ! grep -qx "$digest4:\$HEX\[00123456\]" "$logs/job-mixed.stdout"; then
   tail -n 30 "$logs/job-mixed.stderr" >&2
-  tail -n 30 "$aroot/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2
+  for n in "${arm_nodes[@]}"; do tail -n 20 "$work/$n/var/log/hadoop/nodemanager/hadoop-yarn-nodemanager.log" >&2; done
   fail "the mixed job (exit $job_rc) did not print $digest4:\$HEX[00123456]"
 fi
 "$py" - "$root/home/fpgamr/mixed.json" <<'PY' || fail "the mixed job's maps did not run on each worker type with exact counts (see its summary)"
@@ -760,16 +814,17 @@ types = {host(n): m["type"] for n, m in by_node.items()}
 print("maps_by_node: " + "; ".join("%s: %s, %d cpu, %d fpga, os.arch %s, %s, emulated %s" % (n, m["type"], m["cpu"], m["fpga"], m["os_arch"],
       m["native_platform"], str(m["emulated"]).lower()) for n, m in sorted(by_node.items())))
 print("values hashed: " + ", ".join("%s %d" % (n, v["values_hashed"]) for n, v in sorted(nodes.items())) + ", total %d" % s["values_hashed"])
-ok = types == {"node1": "x86", "fpga1": "fpga", "arm1": "arm"}
+ok = types == {"node1": "x86", "fpga1": "fpga", "arm1": "arm", "armfpga1": "arm-fpga"}
 for n, m in by_node.items():
-    arm = types.get(host(n)) == "arm"
+    arm = types.get(host(n)) in ("arm", "arm-fpga")
     ok &= (m["os_arch"], m["native_platform"], m["emulated"]) == (("arm", "linux-armhf", True) if arm else ("amd64", "linux-x86_64", False))
     ok &= m["cpu"] + m["fpga"] >= 1
-ok &= sorted(host(n) for n in nodes) == ["arm1", "fpga1", "node1"] and all(v["values_hashed"] > 0 for v in nodes.values())
+    ok &= m["fpga"] >= 1 or types.get(host(n)) != "arm-fpga"  # the ARM-FPGA node's one slot: its FPGA
+ok &= sorted(host(n) for n in nodes) == ["arm1", "armfpga1", "fpga1", "node1"] and all(v["values_hashed"] > 0 for v in nodes.values())
 ok &= sum(v["values_hashed"] for v in nodes.values()) == 1 << 21 == s["values_hashed"] == s["values_expected"]
 sys.exit(0 if ok else 1)
 PY
-step "mixed job: maps on x86 node1, FPGA node fpga1 and ARM node arm1 (arm, linux-armhf, emulated), 2^21 values exactly, in $((SECONDS - t_mixed)) s"
+step "mixed job: maps on x86 node1, FPGA node fpga1, ARM node arm1 and ARM-FPGA node armfpga1 (its simulated FPGA; linux-armhf, emulated), 2^21 values exactly, in $((SECONDS - t_mixed)) s"
 fi
 
 # --- 9. Monitoring: JMX agents, the energy exporter, Prometheus's targets and rules -------------
@@ -799,8 +854,8 @@ step "Prometheus: node1's exporter and its five Hadoop daemons scraped, recordin
 
 echo "deploy chroot test: $steps passed, 0 failed"
 if $with_arm; then
-  arm_done="; arm1 (an armhf root under QEMU, as root$($arm_cached && echo ', deployed before: from the cache')): fpgamr_arch armv7l checked, its NodeManager on the armhf JVM under QEMU, a search over 2^21 ran maps on the x86, FPGA and ARM nodes, counts exact"
+  arm_done="; ARM workers arm1 and ARM-FPGA armfpga1 (armhf roots under QEMU, as root, site.yml applied once${arm_from_cache:+, deployed before: from the cache:$arm_from_cache}): fpgamr_arch armv7l checked, NodeManagers on the armhf JVM, armfpga1's plugin with a simulated FPGA of the armhf model; a search over 2^21 ran maps on the x86, FPGA, ARM and ARM-FPGA nodes, counts exact"
 else
-  arm_done="; no ARM worker (FPGAMR_DEPLOY_ARM=1, make test-mixed, adds it)"
+  arm_done="; no ARM workers (FPGAMR_DEPLOY_ARM=0)"
 fi
-echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied twice over SSH + sudo to node1 + FPGA node fpga1, second run changed=0; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device, the fpga role's doctor passes on it as the containers' user and fails the play on a register map of another release; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured$arm_done)"
+echo "deploy chroot test: PASSED in $((SECONDS - t0)) s with $(ansible-playbook --version 2>/dev/null | sed -n 1p) (site.yml applied twice over SSH + sudo to node1 + FPGA node fpga1, second run changed=0 on them; fpga1: DKMS module built, udev, plugin registers yarn.io/fpga and runs an --accel fpga job on its simulated device, the fpga role's doctor passes on it as the containers' user and fails the play on a register map of another release; HDFS + YARN + exporter + Prometheus started from the installed units all at once, each waiting with fpgamr-wait for what it needs and for its own daemon to answer; search bits=20 found 00012345 on YARN, and through hadoop jar with -D honoured$arm_done)"
