@@ -410,7 +410,7 @@ recap() { sed -n '/^PLAY RECAP/,$p' "$logs/playbook-$1.log"; }
 # --- 4. The playbook, twice on the mixed cluster --------------------------------------------------
 arm_from_cache=""
 for n in "${arm_nodes[@]}"; do ${arm_cached[$n]} && arm_from_cache+=" $n"; done
-step "ansible-playbook site.yml, run 1 (node1, fpga1$(printf ', %s' "${arm_nodes[@]}")${arm_from_cache:+; deployed before, from the cache:$arm_from_cache})"
+step "ansible-playbook site.yml, run 1 (node1, fpga1$(for n in "${arm_nodes[@]}"; do printf ', %s' "$n"; done)${arm_from_cache:+; deployed before, from the cache:$arm_from_cache})"
 t_play=$SECONDS
 if ! play 1; then
   grep -n -B2 -A12 -E '^(fatal|failed):|ERROR!' "$logs/playbook-1.log" | tail -n 60 >&2
