@@ -100,8 +100,8 @@ public final class DesignPackage {
      */
     public static DesignPackage open(Path file) throws IOException {
         try (RegularFiles.Open f = openRegular(file, true)) {
+            checkCentralDirectory(f, file); // first: refused from its tail, not after hashing all of it
             String hash = copy(f, file, OutputStream.nullOutputStream());
-            checkCentralDirectory(f, file);
             return read(file, f.path(), hash);
         }
     }
