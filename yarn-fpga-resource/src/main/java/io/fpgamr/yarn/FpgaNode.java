@@ -162,8 +162,9 @@ public final class FpgaNode {
 
     /**
      * Lends a free device to a container that asked for none (FPGAMR_ACCEL=auto): only when no
-     * container that asked for FPGAs is waiting, and without a design only a device that holds
-     * one. Null when there is none to lend.
+     * container that asked for FPGAs is waiting; without a design, a hardware device only when it
+     * holds one, a simulated one only when the node has a model of its own ({@link #prepare}
+     * puts it there). Null when there is none to lend.
      */
     synchronized Accelerator lend(Set<Device> free, String container, String wantSha) {
         if (waiting > 0) {
