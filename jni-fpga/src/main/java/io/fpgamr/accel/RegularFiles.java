@@ -41,9 +41,9 @@ public final class RegularFiles {
         int close(int fd) throws LastErrorException;
     }
 
-    /** Why a file was not opened, in a few words without its name: a link, a FIFO, too large, absent. */
+    /** Why a file was not opened or read, in a few words without its name: a link, a FIFO, too large. */
     public static final class Refused extends IOException {
-        Refused(String message) {
+        public Refused(String message) {
             super(message);
         }
     }
@@ -92,16 +92,13 @@ public final class RegularFiles {
 
     /**
      * Opens {@code file} for reading if it is a regular file of at most {@code maxBytes} bytes;
-     * a link is refused unless {@code followLinks} (then its target must be such a file).
+     * a link is refused unless {@code followLinks} (then its target must be such a file). A file
+     * that is not there (or no longer) is a {@link NoSuchFileException}, anything else refused a
+     * {@link Refused}.
      */
     public static Open open(Path file, long maxBytes, boolean followLinks) throws IOException {
         LinkOption[] how = followLinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
-        BasicFileAttributes seen;
-        try {
-            seen = Files.readAttributes(file, BasicFileAttributes.class, how);
-        } catch (NoSuchFileException e) {
-            throw new Refused("no such file");
-        }
+        BasicFileAttributes seen = Files.readAttributes(file, BasicFileAttributes.class, how);
         check(seen, maxBytes);
         int fd;
         try {
@@ -109,7 +106,7 @@ public final class RegularFiles {
         } catch (LastErrorException e) {
             throw switch (e.getErrorCode()) {
                 case ELOOP -> new Refused("a symbolic link");
-                case ENOENT -> new Refused("no such file");
+                case ENOENT -> new NoSuchFileException(file.toString());
                 default -> new IOException("cannot open it (errno " + e.getErrorCode() + ")");
             };
         }

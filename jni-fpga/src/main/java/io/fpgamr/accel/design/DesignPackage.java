@@ -402,6 +402,8 @@ public final class DesignPackage {
         } catch (RegularFiles.Refused e) {
             throw new InvalidDesignException(file + ": " + e.getMessage() + " (a design package is a regular file of at most "
                 + MAX_PACKAGE_BYTES + " bytes)");
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new InvalidDesignException(file + ": no such file");
         }
     }
 
