@@ -48,20 +48,11 @@ public final class RegularFiles {
         }
     }
 
-    /** An open regular file: read it through {@link #path()} while this is open. */
-    public static final class Open implements Closeable {
-        private final int fd;
-        private final Object fileKey;
-        private final long size;
-        private final long modifiedMs;
-
-        private Open(int fd, Object fileKey, long size, long modifiedMs) {
-            this.fd = fd;
-            this.fileKey = fileKey;
-            this.size = size;
-            this.modifiedMs = modifiedMs;
-        }
-
+    /**
+     * An open regular file (its descriptor, and its file key, size and modification time when it
+     * was opened): read it through {@link #path()} while this is open.
+     */
+    public record Open(int fd, Object fileKey, long size, long modifiedMs) implements Closeable {
         /** {@code /proc/self/fd/N}: the open file itself, for Java's I/O (opening it opens this inode again). */
         public Path path() {
             return Path.of("/proc/self/fd/" + fd);
@@ -70,11 +61,6 @@ public final class RegularFiles {
         /** The file's identity as opened: device and inode, size and modification time. */
         public String identity() {
             return fileKey + "|" + size + "|" + modifiedMs;
-        }
-
-        /** The size when it was opened (the file may still grow: read it within a bound). */
-        public long size() {
-            return size;
         }
 
         @Override
