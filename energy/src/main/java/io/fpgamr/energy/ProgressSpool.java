@@ -119,7 +119,7 @@ public final class ProgressSpool {
 
     private void report(String name, Exception e) {
         if (reported.size() < MAX_REPORTED && reported.add(name)) {
-            String why = e instanceof SmallFiles.NotReadable || e.getMessage() != null && e.getMessage().startsWith("its content")
+            String why = e instanceof io.fpgamr.accel.RegularFiles.Refused || e.getMessage() != null && e.getMessage().startsWith("its content")
                 ? e.getMessage() : "malformed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             skipped.accept("skipped " + dir.resolve(name) + ": " + why);
         }

@@ -1,5 +1,6 @@
 package io.fpgamr.yarn;
 
+import io.fpgamr.accel.RegularFiles;
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -46,20 +47,35 @@ final class DesignCache {
         this.maxAgeMs = maxAgeMs;
     }
 
-    /** Opens a package a container brought: copied in and checked on first sight of this file version. */
-    synchronized DesignPackage open(Path file) throws IOException {
-        BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-        String key = file.toRealPath() + "|" + a.size() + "|" + a.lastModifiedTime().toMillis();
-        String sha = shaByFile.get(key);
-        DesignPackage d = sha == null ? null : get(sha);
-        if (d == null) {
-            d = copyIn(file);
-            if (shaByFile.size() >= MAX_FILES_KNOWN) {
-                shaByFile.clear(); // only a shortcut: a file seen again is copied and checked again
+    /**
+     * Opens a package a container brought: copied in and checked on first sight of this file
+     * version. The container's file is opened without following a link and without blocking
+     * ({@link DesignPackage#openRegular}: a link, a FIFO, anything but a regular file of bounded
+     * size is refused in one line), its central directory bounded before anything allocates for it,
+     * and it is read with no lock held: a container's file never holds up another's launch or the
+     * health checks.
+     */
+    DesignPackage open(Path file) throws IOException {
+        try (RegularFiles.Open f = DesignPackage.openRegular(file, false)) {
+            String key = f.identity();
+            String sha;
+            synchronized (this) {
+                sha = shaByFile.get(key);
             }
-            shaByFile.put(key, d.sha256());
+            DesignPackage d = sha == null ? null : get(sha);
+            if (d != null) {
+                return d;
+            }
+            DesignPackage.checkCentralDirectory(f, file);
+            d = copyIn(f, file);
+            synchronized (this) {
+                if (shaByFile.size() >= MAX_FILES_KNOWN) {
+                    shaByFile.clear(); // only a shortcut: a file seen again is copied and checked again
+                }
+                shaByFile.put(key, d.sha256());
+            }
+            return d;
         }
-        return d;
     }
 
     /**
@@ -70,7 +86,7 @@ final class DesignCache {
      * hardware design has no platform. Each package is copied in and checked ({@link #open}); a
      * single one is the container's whatever its platform (loading it says what does not fit).
      */
-    synchronized DesignPackage openFor(List<Path> files, String platform) throws IOException {
+    DesignPackage openFor(List<Path> files, String platform) throws IOException {
         List<DesignPackage> brought = new ArrayList<>();
         for (Path f : files) {
             brought.add(open(f));
@@ -87,25 +103,44 @@ final class DesignCache {
             .map(DesignPackage::platform).toList()) + ", none for this node's containers (" + platform + ")");
     }
 
-    /** The node's copy of a design (made now if there is none). */
-    synchronized DesignPackage keep(DesignPackage d) throws IOException {
+    /** The node's copy of a design (made now if there is none): {@code d} is a package the node made or copied already. */
+    DesignPackage keep(DesignPackage d) throws IOException {
         DesignPackage copy = get(d.sha256());
-        return copy != null ? copy : copyIn(d.file());
+        if (copy != null) {
+            return copy;
+        }
+        try (RegularFiles.Open f = DesignPackage.openRegular(d.file(), false)) {
+            return copyIn(f, d.file());
+        }
     }
 
-    private DesignPackage copyIn(Path file) throws IOException {
+    /**
+     * Copies an open package into the cache (no lock: the source may be a container's), moves the
+     * copy into place under its SHA-256 and checks it there ({@link DesignPackage#open}); a copy that
+     * fails its check goes at once.
+     */
+    private DesignPackage copyIn(RegularFiles.Open from, Path named) throws IOException {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, ".incoming-", SUFFIX);
+        Path copy;
         try {
-            String sha = DesignPackage.copy(file, tmp);
-            Path copy = dir.resolve(sha + SUFFIX);
+            copy = dir.resolve(DesignPackage.copy(from, named, tmp) + SUFFIX);
             Files.move(tmp, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            DesignPackage d = DesignPackage.open(copy);
-            bySha.put(sha, d);
-            return d;
         } finally {
             Files.deleteIfExists(tmp);
         }
+        DesignPackage d;
+        try {
+            d = DesignPackage.open(copy);
+        } catch (DesignPackage.InvalidDesignException e) {
+            Files.deleteIfExists(copy);
+            // name the container's file, not the node's copy
+            throw new DesignPackage.InvalidDesignException(e.getMessage().replace(copy.toString(), named.toString()));
+        }
+        synchronized (this) {
+            bySha.put(d.sha256(), d);
+        }
+        return d;
     }
 
     /** A design this node has a copy of, or null; its use keeps it (the copy's time is its last use). */

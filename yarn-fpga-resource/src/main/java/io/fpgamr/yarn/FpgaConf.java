@@ -16,6 +16,15 @@ public final class FpgaConf {
      * {@code arm-fpga} nodes: an x86 NodeManager, armhf containers under QEMU) names theirs.
      */
     public static final String CONTAINER_PLATFORM = "fpgamr.fpga.container-platform";
+    /**
+     * The node's own simulated design, which a container that names no design gets on a vsim device
+     * (never the model a previous job shipped): a model library of the containers' platform. Default:
+     * the build of {@link #VSIM_BOOT_PIPELINES} pipelines the plugin finds as the driver does
+     * ({@code NativeArtifacts}: the jar's, the checkout's build).
+     */
+    public static final String VSIM_BOOT_MODEL = "fpgamr.fpga.vsim.boot-model";
+    /** The pipelines of the node's own simulated design ({@link #VSIM_BOOT_MODEL}). Default 4. */
+    public static final String VSIM_BOOT_PIPELINES = "fpgamr.fpga.vsim.boot-pipelines";
     /** Driver options added to every vsim device's spec, e.g. {@code mhz=50}. */
     public static final String VSIM_OPTIONS = "fpgamr.fpga.vsim.options";
     /** Where sysfs is mounted; a test fixture tree laid out like the kernel's can stand in. Default {@code /sys}. */

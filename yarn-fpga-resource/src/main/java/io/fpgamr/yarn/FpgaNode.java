@@ -30,14 +30,17 @@ public final class FpgaNode {
 
     private final List<Accelerator> devices;
     private final DesignCache designs;
+    /** The node's own simulated design (a vsim device's "boot design"), or null when the node has no model of its own. */
+    private final DesignPackage bootVsim;
     private final long recoveryMs;
     private final Map<String, List<Accelerator>> held = new LinkedHashMap<>();
     private final Set<String> lent = new HashSet<>();
     private int waiting;
 
-    FpgaNode(List<Accelerator> devices, DesignCache designs, long recoveryMs) {
+    FpgaNode(List<Accelerator> devices, DesignCache designs, DesignPackage bootVsim, long recoveryMs) {
         this.devices = List.copyOf(devices);
         this.designs = designs;
+        this.bootVsim = bootVsim;
         this.recoveryMs = recoveryMs;
     }
 
@@ -68,7 +71,8 @@ public final class FpgaNode {
         }
         DesignCache cache = new DesignCache(state.resolve("designs"), staging, conf.getLong(FpgaConf.DESIGN_CACHE_MAX_BYTES, 1L << 30),
             conf.getLong(FpgaConf.DESIGN_CACHE_MAX_AGE_MS, 7L * 24 * 3600 * 1000));
-        FpgaNode node = new FpgaNode(found, cache, conf.getLong(FpgaConf.RECOVERY_MS, 30_000));
+        DesignPackage boot = vsim > 0 ? bootVsim(conf, state, cache) : null;
+        FpgaNode node = new FpgaNode(found, cache, boot, conf.getLong(FpgaConf.RECOVERY_MS, 30_000));
         for (Accelerator a : found) {
             Accelerator.Loaded l = a.loaded();
             a.log("discovered", "kind=" + a.kind(), "holds=" + (l == null ? "-" : l.sha256()));
@@ -76,6 +80,26 @@ public final class FpgaNode {
         node.checkAll();
         LOG.info("FPGA devices of this node: {}", found);
         return node;
+    }
+
+    /**
+     * The node's own simulated design, packed from its own model library ({@link
+     * FpgaConf#VSIM_BOOT_MODEL}) and kept in the node's copies; null, with one line in the log,
+     * when the node has none (containers that name no design then get no simulated device).
+     */
+    private static DesignPackage bootVsim(Configuration conf, Path state, DesignCache cache) {
+        String platform = FpgaConf.containerPlatform(conf);
+        int pipelines = conf.getInt(FpgaConf.VSIM_BOOT_PIPELINES, 4);
+        try {
+            String given = conf.get(FpgaConf.VSIM_BOOT_MODEL, "");
+            Path model = given.isBlank() ? DesignPackage.findVsimModel(pipelines, platform) : Path.of(given);
+            Path pkg = Files.createDirectories(state.resolve("boot")).resolve("md5acc-vsim-p" + pipelines + "-" + platform + ".zip");
+            return cache.keep(DesignPackage.createVsim(pkg, pipelines, model, platform));
+        } catch (IOException e) {
+            LOG.warn("no simulated design of this node's own: containers that name no design get no simulated device: {}",
+                e.getMessage());
+            return null;
+        }
     }
 
     List<Accelerator> devices() {
@@ -138,8 +162,9 @@ public final class FpgaNode {
 
     /**
      * Lends a free device to a container that asked for none (FPGAMR_ACCEL=auto): only when no
-     * container that asked for FPGAs is waiting, and without a design only a device that holds
-     * one. Null when there is none to lend.
+     * container that asked for FPGAs is waiting; without a design, a hardware device only when it
+     * holds one, a simulated one only when the node has a model of its own ({@link #prepare}
+     * puts it there). Null when there is none to lend.
      */
     synchronized Accelerator lend(Set<Device> free, String container, String wantSha) {
         if (waiting > 0) {
@@ -155,12 +180,14 @@ public final class FpgaNode {
     }
 
     private List<Accelerator> rank(Set<Integer> ids, String wantSha, boolean loadedOnly) {
+        String boot = bootVsim == null ? null : bootVsim.sha256();
         return devices.stream()
             .filter(a -> ids.contains(a.id) && a.healthy() && a.holder() == null)
-            .filter(a -> a.loaded() != null || !(loadedOnly || (wantSha == null && a instanceof VsimAccelerator)))
+            .filter(a -> wantSha != null || (a instanceof VsimAccelerator ? boot != null : !loadedOnly || a.loaded() != null))
             .sorted(Comparator.<Accelerator>comparingInt(a -> {
                 Accelerator.Loaded l = a.loaded();
-                if (l != null && (wantSha == null || l.sha256().equals(wantSha))) {
+                String want = wantSha == null && a instanceof VsimAccelerator ? boot : wantSha;
+                if (l != null && (want == null || l.sha256().equals(want))) {
                     return 0;
                 }
                 return l == null ? 1 : 2;
@@ -220,21 +247,26 @@ public final class FpgaNode {
      * another one, after checking that it really holds what its record says ({@link
      * Accelerator#verify}: a design changed behind the NodeManager's back is loaded again, or the
      * device, asked for no design, is taken out), and records the assignment ({@code want} and
-     * {@code holds} in the log are the same hash whenever a design was asked for).
+     * {@code holds} in the log are the same hash whenever a design was asked for). A container that
+     * names no design gets a simulated device on the node's own design ({@link #bootVsim}), loaded
+     * again where a job's model was: never the model (native code) a previous job shipped.
      */
     void prepare(Accelerator a, DesignPackage design, String container) throws IOException {
         boolean lentTo = isLent(container);
         String mismatch = a.verify();
-        if (design == null) {
-            if (mismatch != null) {
-                a.markUnhealthy(mismatch, recoveryMs);
-                throw new IOException(a.name + ": " + mismatch);
+        DesignPackage load = design;
+        if (design == null && a instanceof VsimAccelerator) {
+            if (bootVsim == null) {
+                throw new IOException(a.name + ": the container named no design (" + FpgaContainer.DESIGN_ENV + ") and this node has "
+                    + "no simulated design of its own (" + FpgaConf.VSIM_BOOT_MODEL + ") to give it instead of a job's");
             }
-            if (a.loaded() == null && a instanceof VsimAccelerator) {
-                throw new IOException(a.name + " holds no design and the container named none (" + FpgaContainer.DESIGN_ENV + ")");
-            }
-        } else {
-            a.ensure(designs.keep(design), container, recoveryMs, designs);
+            load = bootVsim;
+        } else if (design == null && mismatch != null) {
+            a.markUnhealthy(mismatch, recoveryMs);
+            throw new IOException(a.name + ": " + mismatch);
+        }
+        if (load != null) {
+            a.ensure(designs.keep(load), container, recoveryMs, designs);
         }
         Accelerator.Loaded l = a.loaded();
         a.log("assign", "container=" + container, "want=" + (design == null ? "-" : design.sha256()),
@@ -272,6 +304,9 @@ public final class FpgaNode {
     /** One health round over every device, and the design copies no device holds trimmed. */
     void checkAll() {
         Set<String> held = new HashSet<>();
+        if (bootVsim != null) {
+            held.add(bootVsim.sha256());
+        }
         for (Accelerator a : devices) {
             a.check(designs, recoveryMs);
             Accelerator.Loaded l = a.loaded();

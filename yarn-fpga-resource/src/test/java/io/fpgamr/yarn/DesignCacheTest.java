@@ -2,6 +2,7 @@ package io.fpgamr.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.accel.design.DesignPackage;
@@ -9,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,5 +107,67 @@ class DesignCacheTest {
         assertTrue(Files.notExists(stale));
         assertTrue(Files.isDirectory(fresh), "a load may be using it");
         assertEquals("not the cache's", Files.readString(outside));
+    }
+
+    /**
+     * A package whose zip end record declares a central directory of 65535 entries in 200 MiB, the
+     * directory itself a hole (a sparse file: nothing on disk), as a job could ship: opening it the
+     * way {@link java.util.zip.ZipFile} does would allocate 200 MiB of the NodeManager's heap.
+     */
+    private Path hugeCentralDirectory() throws Exception {
+        Path p = tmp.resolve("huge-cd.zip");
+        long cd = 200L << 20;
+        java.nio.ByteBuffer end = java.nio.ByteBuffer.allocate(22).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) 0xffff).putShort((short) 0xffff)
+            .putInt((int) cd).putInt(0).putShort((short) 0);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(end.flip(), cd);
+        }
+        return p;
+    }
+
+    /**
+     * A FIFO, a link and a package with a huge central directory as a container's localized
+     * package: each refused in one line, and meanwhile another container's package, opened on
+     * another thread, is checked and copied in (before, a FIFO held the cache's lock forever).
+     */
+    @Test
+    void aFifoALinkAndAHugeCentralDirectoryAreRefusedWhileAnotherContainersPackageIsCopiedIn() throws Exception {
+        DesignCache cache = new DesignCache(tmp.resolve("designs"), tmp.resolve("staging"), 1L << 30, HOUR);
+        Path fifo = tmp.resolve("fifo.zip");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        DesignPackage real = design("real", 1000);
+        Path link = Files.createSymbolicLink(tmp.resolve("link.zip"), real.file());
+        Path huge = hugeCentralDirectory();
+        String limits = " (a design package is a regular file of at most " + DesignPackage.MAX_PACKAGE_BYTES + " bytes)";
+        Map<Path, String> refusals = Map.of(
+            fifo, fifo + ": not a regular file (a FIFO, socket or device)" + limits,
+            link, link + ": a symbolic link" + limits,
+            huge, huge + ": its zip end record declares a central directory of 65535 entries in 209715200 bytes, more than a "
+                + "design package may have (64 entries, 65536 bytes)");
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r);
+            t.setDaemon(true); // a hung open (the bug) must not keep the test's JVM
+            return t;
+        });
+        try {
+            for (Map.Entry<Path, String> bad : refusals.entrySet()) {
+                var refused = threads.submit(() -> cache.open(bad.getKey()));
+                DesignPackage other = design("other-" + bad.getKey().getFileName(), 1000);
+                var launched = threads.submit(() -> cache.open(other.file()));
+                // a bound on a hang, not a timed assertion: each completes in milliseconds
+                assertEquals(tmp.resolve("designs/" + other.sha256() + ".zip"), launched.get(60, TimeUnit.SECONDS).file(),
+                    "another container's package while " + bad.getKey().getFileName() + " is refused");
+                var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> refused.get(60, TimeUnit.SECONDS));
+                assertEquals(DesignPackage.InvalidDesignException.class, e.getCause().getClass(), String.valueOf(e.getCause()));
+                assertEquals(bad.getValue(), e.getCause().getMessage());
+                assertEquals(1, e.getCause().getMessage().lines().count());
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertTrue(copies().stream().noneMatch(n -> n.startsWith(".incoming-")), "nothing half-copied: " + copies());
+        assertEquals(3, copies().size(), "the three other packages only: " + copies());
     }
 }

@@ -44,7 +44,13 @@ class FpgaNodeTest {
         c.set(FpgaConf.SYSFS_ROOT, tmp.resolve("sys").toString());
         c.set(FpgaConf.DEV_ROOT, tmp.resolve("dev").toString());
         c.setLong(FpgaConf.RECOVERY_MS, 0);
+        c.set(FpgaConf.VSIM_BOOT_MODEL, tmp.resolve("own/libfpgamr-vsim-p4.so").toString());
         return c;
+    }
+
+    /** The node's own model library (a file the NodeManager's installation would hold), for {@link FpgaConf#VSIM_BOOT_MODEL}. */
+    private void ownModel() throws IOException {
+        Files.writeString(Files.createDirectories(tmp.resolve("own")).resolve("libfpgamr-vsim-p4.so"), "the node's own model");
     }
 
     private DesignPackage vsimDesign(int pipelines, String content) throws IOException {
@@ -241,21 +247,48 @@ class FpgaNodeTest {
     }
 
     @Test
-    void withoutADesignOnlyADeviceHoldingOneIsUsableAndLendingNeedsNoWaiter() throws Exception {
+    void aContainerThatNamesNoDesignGetsTheNodesOwnModelNeverAPreviousJobs() throws Exception {
+        FpgaNode without = FpgaNode.discover(conf(2));
+        assertTrue(without.allocate(without.yarnDevices(), 1, env("c0", null)).isEmpty(),
+            "a node with no model of its own gives a container that names no design no simulated device");
+        assertEquals("vsim0: the container named no design (FPGAMR_DESIGN) and this node has no simulated design of its own "
+            + "(fpgamr.fpga.vsim.boot-model) to give it instead of a job's",
+            assertThrows(IOException.class, () -> without.prepare(without.byId(0), null, "c0")).getMessage());
+
+        ownModel();
         FpgaNode node = FpgaNode.discover(conf(2));
-        assertTrue(node.allocate(node.yarnDevices(), 1, env("c1", null)).isEmpty(), "blank simulated devices cannot run");
-        DesignPackage p4 = vsimDesign(4, "p4");
-        assertEquals(0, run(node, "c2", p4));
+        DesignPackage jobs = vsimDesign(4, "a job's model");
+        assertEquals(0, run(node, "c1", jobs));
+        assertEquals("a job's model", Files.readString(node.byId(0).stateDir.resolve("model.so")));
+        node.release("c1", "exited");
+
+        assertEquals(1, run(node, "c2", null), "the blank device before the one holding a job's model");
+        assertEquals("the node's own model", Files.readString(node.byId(1).stateDir.resolve("model.so")));
+        assertEquals(0, run(node, "c3", null), "vsim1 is held: the one a job's model is on");
+        assertEquals("the node's own model", Files.readString(node.byId(0).stateDir.resolve("model.so")), "reset, not the job's");
+        String boot = node.byId(0).loaded().sha256();
+        assertEquals(boot, node.byId(1).loaded().sha256());
+        List<String> loads = events(node.byId(0), "load");
+        assertEquals(2, loads.size(), String.valueOf(loads));
+        assertTrue(loads.get(1).contains("\tsha256=" + boot + "\t") && loads.get(1).contains("\tcontainer=c3\t")
+            && loads.get(1).endsWith("\treplaces=" + jobs.sha256()), loads.get(1));
+        assertTrue(events(node.byId(0), "assign").get(1).contains("\twant=-\tholds=" + boot + "\t"));
         node.release("c2", "exited");
-        assertEquals(Set.of(0), ids(node.allocate(node.yarnDevices(), 1, env("c3", null))));
         node.release("c3", "exited");
 
+        assertEquals(Set.of(1), ids(node.allocate(node.yarnDevices(), 1, env("c4", null))), "both on the node's own model: the "
+            + "least recently used");
+        node.prepare(node.byId(1), null, "c4");
+        assertEquals(1, events(node.byId(1), "load").size(), "on the node's own model already: no load");
+        node.release("c4", "exited");
+
         node.waiting(1);
-        assertNull(node.lend(node.yarnDevices(), "c4", p4.sha256()), "a container that asked for FPGAs is waiting");
+        assertNull(node.lend(node.yarnDevices(), "c5", jobs.sha256()), "a container that asked for FPGAs is waiting");
         node.waiting(-1);
-        assertEquals(0, node.lend(node.yarnDevices(), "c4", p4.sha256()).id);
-        assertTrue(node.isLent("c4"));
-        assertNull(node.lend(Set.of(node.byId(0).yarnDevice()), "c5", null), "held already");
+        Accelerator lent = node.lend(node.yarnDevices(), "c5", null);
+        assertEquals(boot, lent.loaded().sha256(), "lent, on the node's own model");
+        assertTrue(node.isLent("c5"));
+        assertNull(node.lend(Set.of(lent.yarnDevice()), "c6", null), "held already");
     }
 
     // ---- real accelerators: a sysfs tree as kernel/fpgamr.ko makes it

@@ -2,12 +2,16 @@ package io.fpgamr.accel.design;
 
 import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.NativeArtifacts;
+import io.fpgamr.accel.RegularFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +66,16 @@ public final class DesignPackage {
     public static final long MAX_ENTRY_BYTES = 128L << 20;
     public static final long MAX_PACKAGE_BYTES = 256L << 20;
     public static final int MAX_ENTRIES = 64;
+    /**
+     * The central directory's size as its end record declares it: 64 entries of at most a few
+     * hundred bytes each (a header of 46 bytes, a name, a zip64 or time field) fit with room.
+     */
+    public static final int MAX_CENTRAL_DIRECTORY_BYTES = 64 * 1024;
+    /** APPNOTE.TXT 4.3.16 and 4.3.15: the end-of-central-directory record and the zip64 locator before it. */
+    private static final int END_RECORD_SIGNATURE = 0x06054b50;
+    private static final int END_RECORD_BYTES = 22;
+    private static final int ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
+    private static final int ZIP64_LOCATOR_BYTES = 20;
 
     public enum Kind { VSIM, RBF }
 
@@ -85,13 +99,17 @@ public final class DesignPackage {
      * package that opens also extracts.
      */
     public static DesignPackage open(Path file) throws IOException {
-        long size = Files.size(file);
-        if (size > MAX_PACKAGE_BYTES) {
-            throw new InvalidDesignException(file + ": " + size + " bytes, more than a design package may have (" + MAX_PACKAGE_BYTES + ")");
+        try (RegularFiles.Open f = openRegular(file, true)) {
+            checkCentralDirectory(f, file); // first: refused from its tail, not after hashing all of it
+            String hash = copy(f, file, OutputStream.nullOutputStream());
+            return read(file, f.path(), hash);
         }
-        String hash = sha256(file);
+    }
+
+    /** Reads the package's metadata and inflates its entries from {@code source} (the open {@code file}). */
+    private static DesignPackage read(Path file, Path source, String hash) throws IOException {
         Properties meta = new Properties();
-        try (ZipFile zip = new ZipFile(file.toFile())) {
+        try (ZipFile zip = new ZipFile(source.toFile())) {
             if (zip.size() > MAX_ENTRIES) {
                 throw new InvalidDesignException(file + ": " + zip.size() + " entries, more than a design package may have (" + MAX_ENTRIES + ")");
             }
@@ -374,16 +392,95 @@ public final class DesignPackage {
     }
 
     /**
-     * Copies a package file to {@code target}, refusing one larger than {@link #MAX_PACKAGE_BYTES}
-     * (counted as it is read: the file may be another user's, growing); returns the SHA-256 of the
-     * bytes copied.
+     * Opens a package file without blocking on it ({@link RegularFiles}): a regular file of at most
+     * {@link #MAX_PACKAGE_BYTES}, through a link only when {@code followLinks} (a user's own
+     * {@code --design} may be one; a job's localized package, read by the NodeManager, may not).
      */
-    public static String copy(Path file, Path target) throws IOException {
+    public static RegularFiles.Open openRegular(Path file, boolean followLinks) throws IOException {
+        try {
+            return RegularFiles.open(file, MAX_PACKAGE_BYTES, followLinks);
+        } catch (RegularFiles.Refused e) {
+            throw new InvalidDesignException(file + ": " + e.getMessage() + " (a design package is a regular file of at most "
+                + MAX_PACKAGE_BYTES + " bytes)");
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new InvalidDesignException(file + ": no such file");
+        }
+    }
+
+    /**
+     * Copies an open package file ({@code named} in messages) to {@code target}, refusing it once
+     * more than {@link #MAX_PACKAGE_BYTES} came out (counted as it is read: the file may be another
+     * user's, growing); returns the SHA-256 of the bytes copied.
+     */
+    public static String copy(RegularFiles.Open from, Path named, Path target) throws IOException {
+        try (OutputStream out = Files.newOutputStream(target)) {
+            return copy(from, named, out);
+        }
+    }
+
+    private static String copy(RegularFiles.Open from, Path named, OutputStream out) throws IOException {
         MessageDigest md = sha256Digest();
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md); OutputStream out = Files.newOutputStream(target)) {
-            copyBounded(in, out, MAX_PACKAGE_BYTES, file + ": a design package may not be larger than");
+        try (InputStream in = new DigestInputStream(Files.newInputStream(from.path()), md)) {
+            copyBounded(in, out, MAX_PACKAGE_BYTES, named + ": a design package may not be larger than");
         }
         return HexFormat.of().formatHex(md.digest());
+    }
+
+    /**
+     * Refuses a package whose central directory is larger than a design package's can be, before
+     * anything allocates for it ({@link ZipFile} reads the whole central directory, of the size the
+     * end record declares, into memory): the end-of-central-directory record is read here from the
+     * file's tail (APPNOTE.TXT 4.3.16), and its entry count and directory size are bounded by
+     * {@link #MAX_ENTRIES} and {@link #MAX_CENTRAL_DIRECTORY_BYTES}. The record must end the file
+     * (the one {@link ZipFile} takes then), and a zip64 one is refused (a package never needs it).
+     */
+    public static void checkCentralDirectory(RegularFiles.Open from, Path named) throws IOException {
+        try (FileChannel ch = FileChannel.open(from.path())) {
+            long size = ch.size();
+            int n = (int) Math.min(size, END_RECORD_BYTES + 0xffff);
+            if (n < END_RECORD_BYTES) {
+                throw new InvalidDesignException(named + ": not a design package (not a readable zip file: only " + size + " bytes)");
+            }
+            ByteBuffer tail = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+            if (!readFully(ch, tail, size - n)) {
+                throw new InvalidDesignException(named + ": changed while it was read");
+            }
+            for (int i = n - END_RECORD_BYTES; i >= 0; i--) {
+                if (tail.getInt(i) != END_RECORD_SIGNATURE) {
+                    continue;
+                }
+                if (i + END_RECORD_BYTES + Short.toUnsignedInt(tail.getShort(i + 20)) != n) {
+                    throw new InvalidDesignException(named + ": not a design package (not a readable zip file: its end record does not end the file)");
+                }
+                long locator = size - n + i - ZIP64_LOCATOR_BYTES;
+                ByteBuffer sig = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+                if (locator >= 0 && readFully(ch, sig, locator) && sig.getInt(0) == ZIP64_LOCATOR_SIGNATURE) {
+                    throw new InvalidDesignException(named + ": not a design package (not a readable zip file: zip64, which a design package never needs)");
+                }
+                long entries = Math.max(Short.toUnsignedInt(tail.getShort(i + 8)), Short.toUnsignedInt(tail.getShort(i + 10)));
+                long bytes = Integer.toUnsignedLong(tail.getInt(i + 12));
+                if (entries > MAX_ENTRIES || bytes > MAX_CENTRAL_DIRECTORY_BYTES) {
+                    throw new InvalidDesignException(named + ": its zip end record declares a central directory of " + entries
+                        + " entries in " + bytes + " bytes, more than a design package may have (" + MAX_ENTRIES + " entries, "
+                        + MAX_CENTRAL_DIRECTORY_BYTES + " bytes)");
+                }
+                return;
+            }
+            throw new InvalidDesignException(named + ": not a design package (not a readable zip file: no end record)");
+        }
+    }
+
+    /** Fills {@code buf} from {@code position}; false when the file ends first. */
+    private static boolean readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+        long p = position;
+        while (buf.hasRemaining()) {
+            int r = ch.read(buf, p);
+            if (r < 0) {
+                return false;
+            }
+            p += r;
+        }
+        return true;
     }
 
     private static MessageDigest sha256Digest() {

@@ -1,6 +1,7 @@
 package io.fpgamr.md5.cli;
 
 import io.fpgamr.accel.EngineSpec;
+import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.energy.Repetitions;
 import io.fpgamr.md5.cluster.ClusterTarget;
@@ -10,6 +11,7 @@ import io.fpgamr.md5.job.Domain;
 import io.fpgamr.md5.job.JobKeys;
 import io.fpgamr.md5.job.Md5Job.Mode;
 import io.fpgamr.md5.job.Md5Job;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -196,8 +198,13 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             }
         }
         String design = cl.getOptionValue("design");
-        if (design != null && !FpgaRequest.isVsimDesign(design) && !design.contains("://") && !Files.isRegularFile(Path.of(design))) {
-            throw new UsageException("--design: no such design package: " + design);
+        if (design != null && !FpgaRequest.isVsimDesign(design) && !design.contains("://")) {
+            try {
+                // checked whole before any cluster: a FIFO is not waited on, a huge central directory not read
+                DesignPackage.open(Path.of(design).toAbsolutePath());
+            } catch (IOException e) {
+                throw new UsageException("--design: " + e.getMessage());
+            }
         }
         int fpgaDevices = intOption(cl, "fpga-devices", EmbeddedCluster.DEFAULT_FPGA_DEVICES, 0, 16);
         List<EmbeddedCluster.NodeSpec> nodes;

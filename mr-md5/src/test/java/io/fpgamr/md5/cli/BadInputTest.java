@@ -120,6 +120,35 @@ class BadInputTest {
             "search", TARGET, "--nodes", "x86,fpga", "--fpga-devices", "0");
     }
 
+    /**
+     * A design package that is a FIFO (nobody ever writes to it), or whose zip end record declares a
+     * central directory of 65535 entries in 200 MiB (a sparse file: the directory is a hole): each
+     * refused in one line, exit 2, before any cluster, without waiting on the FIFO or reading the
+     * directory.
+     */
+    @Test
+    void aDesignThatIsAFifoOrHasAHugeCentralDirectory() throws Exception {
+        Path fifo = tmp.resolve("design.zip");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        Path huge = tmp.resolve("huge.zip");
+        long cd = 200L << 20;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(huge, java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.allocate(22).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0x06054b50).putInt(0)
+                .putShort((short) 0xffff).putShort((short) 0xffff).putInt((int) cd).putInt(0).putShort((short) 0).flip(), cd);
+        }
+        // a guard against the hang this test is about, not a timed assertion
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofMinutes(2), () -> {
+            assertUsageError("--design: " + fifo + ": not a regular file (a FIFO, socket or device) (a design package is a regular "
+                + "file of at most 268435456 bytes)", "search", TARGET, "--accel", "fpga", "--design", fifo.toString());
+            assertUsageError("--design: " + huge + ": its zip end record declares a central directory of 65535 entries in "
+                + "209715200 bytes, more than a design package may have (64 entries, 65536 bytes)",
+                "search", TARGET, "--accel", "fpga", "--design", huge.toString());
+            assertUsageError("--design: " + tmp.resolve("absent.zip") + ": no such file",
+                "search", TARGET, "--accel", "fpga", "--design", tmp.resolve("absent.zip").toString());
+        });
+    }
+
     @Test
     void unknownOptionsAndCommands() {
         assertUsageError("Unrecognized option: --bogus", "search", TARGET, "--bogus");
