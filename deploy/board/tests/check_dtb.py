@@ -31,7 +31,7 @@ CMA = ("shared-dma-pool", 0x4000000, 0x400000)
 GIC = "arm,cortex-a9-gic"
 SOC = "altr,socfpga-cyclone5"
 
-failed = 0
+failed = passed = 0
 
 
 def fdtget(dtb, node, prop, kind="s"):
@@ -56,9 +56,10 @@ def phandle_node(dtb, phandle):
 
 
 def check(what, got, want):
-    global failed
+    global failed, passed
     ok = got == want
     failed += not ok
+    passed += ok
     show = lambda v: " ".join("0x%x" % x for x in v) if isinstance(v, list) else repr(v)
     print("%s %-44s %s%s" % ("ok  " if ok else "FAIL", what, show(got),
                              "" if ok else " (expected %s)" % show(want)))
@@ -69,6 +70,9 @@ def main(argv):
         print("usage: check_dtb.py DTB", file=sys.stderr)
         return 2
     dtb = argv[1]
+    if not os.path.isfile(dtb):
+        print("FAIL check_dtb.py: no %s: run make dtb first" % dtb, file=sys.stderr)
+        return 1
     with open(REGMAP) as f:
         rm = json.load(f)
     with open(UAPI) as f:
@@ -100,7 +104,7 @@ def main(argv):
     check(F2SDRAM_BRIDGE[0] + " compatible", fdtget(dtb, F2SDRAM_BRIDGE[0], "compatible"), F2SDRAM_BRIDGE[1])
     check(F2SDRAM_BRIDGE[0] + " reg", fdtget(dtb, F2SDRAM_BRIDGE[0], "reg", "u"), F2SDRAM_BRIDGE[2])
     check(F2SDRAM_BRIDGE[0] + " status", fdtget(dtb, F2SDRAM_BRIDGE[0], "status"), "okay")
-    print("board dtb: %d checks failed" % failed if failed else "board dtb: all checks passed")
+    print("board dtb: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
 

@@ -80,6 +80,9 @@ def spl_fields(elf):
     return words
 
 
+CHECKS = len(EXPECTED) + SPL_COPIES + 1
+
+
 def check_port(out):
     words = spl_fields(os.path.join(out, "u-boot-spl"))
     bad = 0
@@ -124,8 +127,12 @@ def main(argv):
     if len(argv) != 2:
         print("usage: check_uboot.py OUT", file=sys.stderr)
         return 2
-    bad = check_port(argv[1]) + check_sfp(argv[1])
-    print("board uboot: %d checks failed" % bad if bad else "board uboot: all checks passed")
+    try:
+        bad = check_port(argv[1]) + check_sfp(argv[1])
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("FAIL check_uboot.py: %s: run make uboot first" % (getattr(e, "stderr", "") or e).strip(), file=sys.stderr)
+        return 1
+    print("board uboot: %d passed, %d failed" % (CHECKS - bad, bad))
     return 1 if bad else 0
 
 
