@@ -14,7 +14,8 @@ and MPU, read and write), 6 read and 6 write data FIFOs of 64 bits (0-3 the
 FPGA's, 4-5 the HPS's). An AXI port takes two command ports, one per
 direction (command port 0 reads, 1 writes), and data_w / 64 FIFOs each way
 (Cyclone V HPS TRM, SDRAM controller, "fpgaportrst": read data ports at bits
-3:0, write data ports at 7:4, command ports at 13:8). The register fields:
+3:0, write data ports at 7:4, command ports at 13:8). The register fields, as
+the upstream values decode consistently (tests/check_uboot.py):
 cportwidth 2 bits per command port (log2 of its width / 32), cportrdwr 2
 bits per command port (1 write, 2 read), cportrmap / cportwmap 3 bits per
 command port (its first FIFO), rfifocmap / wfifocmap 4 bits per FIFO (its

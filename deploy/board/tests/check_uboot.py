@@ -23,14 +23,17 @@ FIELD_INDEX = {"cport_width": 15, "cport_wmap": 16, "cport_rmap": 17, "rfifo_cma
                "wfifo_cmap": 19, "cport_rdwr": 20, "fpgaport_rst": 22}
 
 # One 256-bit AXI port at FPGA-to-SDRAM port 0. Cyclone V HPS Technical Reference
-# Manual (683126), SDRAM controller registers at 0xFFC25000:
+# Manual (683126), SDRAM controller registers at 0xFFC25000 (register pages at
+# intel.com/content/www/us/en/programmable/hps/cyclone-v/; fpgaportrst: sfo1411577376106):
 #   fpgaportrst (0x5080) portrstn[13:0]: read data ports 0-3 at bits 3:0, write data
 #     ports 0-3 at bits 7:4, command ports 0-5 at bits 13:8. An AXI port takes a read
 #     and a write command port; 256 bits take four 64-bit data ports each way:
 #     bits 0-3, 4-7, 8, 9 = 0x3FF (hdl/README.md's value; the board's upstream
 #     qts/sdram_config.h has 0x1FF, command port 1 held in reset: one command port,
 #     an Avalon-MM port's, not an AXI port's two).
-# The FIFO and command-port maps, field by field (10 command ports: 0-5 the FPGA's,
+# The FIFO and command-port maps, field by field, in the layout the upstream values
+# decode to consistently across all six registers (U-Boot's masks: 20, 30, 30, 24, 24,
+# 20 bits; not confirmed against the TRM's own text here) (10 command ports: 0-5 the FPGA's,
 # 6-9 the HPS's; 6 read and 6 write FIFOs: 0-3 the FPGA's, 4-5 the HPS's), with the
 # HPS's fields as the board's upstream qts/sdram_config.h has them (U-Boot 2023.01:
 # CPORTWIDTH 0x44555, CPORTWMAP 0x2C011000, CPORTRMAP 0xB00088, RFIFOCMAP 0x760210,
