@@ -82,16 +82,19 @@ def overlay(rm, cma_size, cma_align, cma_limit):
         "};"]) + "\n"
 
 
+USAGE = "usage: board_overlay.py MD5ACC_JSON CMA_SIZE CMA_ALIGN CMA_LIMIT"
+
+
 def main(argv):
-    if len(argv) != 5:
-        print("usage: board_overlay.py MD5ACC_JSON CMA_SIZE CMA_ALIGN CMA_LIMIT", file=sys.stderr)
-        return 2
     try:
-        with open(argv[1]) as f:
-            rm = json.load(f)
-        sizes = [int(a, 0) for a in argv[2:5]]
+        path, *sizes = argv[1:] if len(argv) == 5 else (None,)
+        rm = json.load(open(path)) if path else None
+        sizes = [int(a, 0) for a in sizes]
     except (OSError, ValueError) as e:
         print("board_overlay.py: %s" % e, file=sys.stderr)
+        return 2
+    if rm is None:
+        print(USAGE, file=sys.stderr)
         return 2
     sys.stdout.write(overlay(rm, *sizes))
     return 0
