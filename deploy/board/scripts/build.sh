@@ -24,6 +24,8 @@ usage() { echo "usage: build.sh uboot|dtb OUT" >&2; exit 2; }
 what="$1"; out="$2"
 case "$what" in uboot|dtb) ;; *) usage ;; esac
 mkdir -p "$out"; out="$(cd "$out" && pwd)"
+mkdir -p "$cache/board" 2>/dev/null && [ -w "$cache/board" ] ||
+	die "cache $cache/board is not writable: run as root, or set FPGAMR_CACHE to a folder of yours"
 
 # the source package's version that apt offers (the deb-src lines of bin/install-deps)
 version="$(cd "$out" && apt-get source -qq --print-uris "$UBOOT_SOURCE" 2>/dev/null |
