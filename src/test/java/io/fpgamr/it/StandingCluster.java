@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.energy.TaskSpan;
-import io.fpgamr.md5.cli.Launcher;
 import io.fpgamr.md5.cluster.EmbeddedCluster;
 import io.fpgamr.md5.job.TaskSpans;
+import io.fpgamr.md5.run.JvmOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +93,7 @@ final class StandingCluster implements AutoCloseable {
         Files.createDirectories(tmp);
         List<String> cmd = new ArrayList<>(List.of("java", "-Djava.io.tmpdir=" + tmp, "-Dlog4j.configuration=fpgamr-log4j.properties",
             "-Dfpgamr.log.file=" + dir.resolve("cluster.log")));
-        cmd.addAll(List.of(Launcher.JDK17_OPENS.split(" ")));
+        cmd.addAll(List.of(JvmOptions.JDK17_OPENS.split(" ")));
         // The tests' own classes last (as bin/fpgamr puts HADOOP_CLASSPATH): the cluster's containers run on this class
         // path, so a test may plug a class of its own into them (ForcedSpeculator).
         cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*:" + testClasses(), EmbeddedCluster.class.getName()));

@@ -10,6 +10,7 @@ import io.fpgamr.md5.job.Domain;
 import io.fpgamr.md5.job.JobKeys;
 import io.fpgamr.md5.job.Md5Job.Mode;
 import io.fpgamr.md5.job.Md5Job;
+import io.fpgamr.md5.run.UsageException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package io.fpgamr.md5.cluster;
 
+import io.fpgamr.accel.EngineSpec;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.md5.cli.Launcher;
-import io.fpgamr.md5.cli.RunConfig;
-import io.fpgamr.md5.cli.UsageException;
+import io.fpgamr.md5.run.JvmOptions;
+import io.fpgamr.md5.run.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
@@ -29,8 +29,15 @@ public sealed interface ClusterTarget {
     /** {@code local}, {@code embedded} or {@code conf}, as in the summary. */
     String name();
 
-    /** Checks the run's output, then starts or reaches the cluster. */
-    RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException;
+    /**
+     * Checks the run's output, then starts or reaches the cluster.
+     *
+     * @param output   the run's output directory ({@code --output})
+     * @param engine   the maps' engine ({@code --accel})
+     * @param fpgaOnly whether every map needs an FPGA ({@code --accel fpga})
+     */
+    RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+        throws IOException, UsageException;
 
     /** {@code --cluster KIND}; without it, {@code conf} when HADOOP_CONF_DIR is set, else {@code embedded}. */
     static ClusterTarget parse(String kind, boolean hadoopConfDir, List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm)
@@ -52,12 +59,13 @@ public sealed interface ClusterTarget {
         }
 
         @Override
-        public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws UsageException {
-            java.nio.file.Path local = newLocalDir(config.output());
-            boolean fpga = config.fpgaOnly();
+        public RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+            throws UsageException {
+            java.nio.file.Path local = newLocalDir(output);
+            boolean fpga = fpgaOnly;
             if (fpga) {
                 // On this machine an engine that cannot open is a usage error, not a failed task.
-                try (Md5Engine e = Engines.open(config.engine(), 1)) {
+                try (Md5Engine e = Engines.open(engine, 1)) {
                     e.name();
                 } catch (IllegalArgumentException e) {
                     throw new UsageException("--accel fpga: " + e.getMessage());
@@ -88,8 +96,9 @@ public sealed interface ClusterTarget {
         }
 
         @Override
-        public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException {
-            java.nio.file.Path local = newLocalDir(config.output());
+        public RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+            throws IOException, UsageException {
+            java.nio.file.Path local = newLocalDir(output);
             if (nodes.stream().anyMatch(EmbeddedCluster.NodeSpec::arm)) {
                 try {
                     ArmhfRoot.find(System.getenv());
@@ -99,7 +108,7 @@ public sealed interface ClusterTarget {
                 }
             }
             err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, " + describe(nodes) + ")");
-            EmbeddedCluster cluster = EmbeddedCluster.start(base, Launcher.JDK17_OPENS, nodes);
+            EmbeddedCluster cluster = EmbeddedCluster.start(base, JvmOptions.JDK17_OPENS, nodes);
             Configuration conf = cluster.config();
             int slots = cluster.mapSlots();
             if (mapsOnArm) {
@@ -131,11 +140,12 @@ public sealed interface ClusterTarget {
         }
 
         @Override
-        public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException {
+        public RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+            throws IOException, UsageException {
             Configuration conf = new Configuration(base);
             int slots = probe(conf);
             FileSystem fs = FileSystem.get(conf);
-            Path out = fs.makeQualified(new Path(config.output()));
+            Path out = fs.makeQualified(new Path(output));
             if (fs.exists(out)) {
                 throw new UsageException("--output: " + out + " already exists");
             }

@@ -8,9 +8,8 @@ import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.md5.balance.SpeedProfiler;
-import io.fpgamr.md5.cli.CdsTraining;
-import io.fpgamr.md5.cli.Launcher;
 import io.fpgamr.md5.job.Defaults;
+import io.fpgamr.md5.run.JvmOptions;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -71,8 +70,6 @@ public final class EmbeddedCluster implements AutoCloseable {
     static final int AM_MB = 768;
     /** The NodeManagers' and the MR AM's heartbeat to the ResourceManager (Hadoop's default: 1000 ms). */
     static final long HEARTBEAT_MS = 100;
-    /** The system property bin/fpgamr sets to the class-data archive its JVM maps. */
-    static final String CDS_ARCHIVE_KEY = "fpgamr.cds.archive";
     public static final int DEFAULT_FPGA_DEVICES = 2;
     /** NodeManagers of the default cluster: a CPU node and the FPGA node (or a second CPU node). */
     public static final int DEFAULT_NODES = 2;
@@ -412,20 +409,20 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * Task JVMs and the MR AM map a class-data archive made for the launcher's class path (bin/fpgamr
-     * names the launcher's in {@value #CDS_ARCHIVE_KEY}; the build's training run leaves one of the
-     * classes task JVMs load beside it, {@link CdsTraining#tasksArchive}) when they run on that class
+     * names the launcher's in {@value JvmOptions#CDS_ARCHIVE_KEY}; the build's training run leaves one of the
+     * classes task JVMs load beside it, {@link JvmOptions#tasksArchive}) when they run on that class
      * path: a container's default class path starts with its own directory and job.jar, which no
      * archive can match. The launcher's class path holds the job's classes; a task JVM reads job.xml
      * from its directory, not the class path. (So -libjars do not reach embedded tasks run with an
      * archive.)
      */
     private static String classDataSharing(Path confDir) {
-        String launcherArchive = System.getProperty(CDS_ARCHIVE_KEY);
+        String launcherArchive = System.getProperty(JvmOptions.CDS_ARCHIVE_KEY);
         if (launcherArchive == null || !Files.isReadable(Path.of(launcherArchive))) {
             return "";
         }
         // The training run's archive of the classes the AM and task JVMs themselves load, when it was made.
-        Path tasks = CdsTraining.tasksArchive(Path.of(launcherArchive));
+        Path tasks = JvmOptions.tasksArchive(Path.of(launcherArchive));
         String archive = Files.isReadable(tasks) ? tasks.toString() : launcherArchive;
         // The archive allows entries after its own class path: the MR AM finds resource-types.xml there.
         return " -cp " + System.getProperty("java.class.path") + File.pathSeparator + confDir + " -XX:SharedArchiveFile=" + archive
@@ -744,7 +741,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             return;
         }
         Path clientConf = Path.of(cl.getOptionValue("client-conf")).toAbsolutePath();
-        try (EmbeddedCluster c = start(generic.getConfiguration(), Launcher.JDK17_OPENS, specs)) {
+        try (EmbeddedCluster c = start(generic.getConfiguration(), JvmOptions.JDK17_OPENS, specs)) {
             AtomicFiles.write(clientConf, c.config()::writeXml);
             System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
             System.out.flush();
