@@ -40,7 +40,7 @@ public sealed interface ClusterTarget {
         throws IOException, UsageException;
 
     /** {@code --cluster KIND}; without it, {@code conf} when HADOOP_CONF_DIR is set, else {@code embedded}. */
-    static ClusterTarget parse(String kind, boolean hadoopConfDir, List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm)
+    static ClusterTarget parse(String kind, boolean hadoopConfDir, List<NodeSpec> nodes, boolean mapsOnArm)
         throws UsageException {
         String k = kind != null ? kind : hadoopConfDir ? "conf" : "embedded";
         return switch (k.toLowerCase(Locale.ROOT)) {
@@ -89,7 +89,7 @@ public sealed interface ClusterTarget {
      * run: the output is written to its HDFS and copied to the local directory the user named. With
      * {@code mapsOnArm} ({@code --maps-on arm}) the maps run on its ARM nodes only (the study's ARM points).
      */
-    record Embedded(List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm) implements ClusterTarget {
+    record Embedded(List<NodeSpec> nodes, boolean mapsOnArm) implements ClusterTarget {
         @Override
         public String name() {
             return "embedded";
@@ -99,10 +99,10 @@ public sealed interface ClusterTarget {
         public RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
             throws IOException, UsageException {
             java.nio.file.Path local = newLocalDir(output);
-            if (nodes.stream().anyMatch(EmbeddedCluster.NodeSpec::arm)) {
+            if (nodes.stream().anyMatch(NodeSpec::arm)) {
                 try {
                     ArmhfRoot.find(System.getenv());
-                    EmbeddedCluster.NodeSpec.requireModels(nodes);
+                    NodeSpec.requireModels(nodes);
                 } catch (IllegalArgumentException e) {
                     throw new UsageException("--nodes: " + e.getMessage());
                 }
@@ -119,10 +119,10 @@ public sealed interface ClusterTarget {
         }
 
         /** {@code 1 CPU NodeManager and an FPGA NodeManager with 2 simulated FPGAs}; with ARM nodes, each node's type. */
-        static String describe(List<EmbeddedCluster.NodeSpec> nodes) {
-            long cpuNodes = nodes.stream().filter(n -> n.type().equals(EmbeddedCluster.NodeSpec.X86)).count();
-            List<EmbeddedCluster.NodeSpec> fpga = nodes.stream().filter(n -> n.type().equals(EmbeddedCluster.NodeSpec.FPGA)).toList();
-            if (nodes.stream().noneMatch(EmbeddedCluster.NodeSpec::arm) && fpga.size() <= 1) {
+        static String describe(List<NodeSpec> nodes) {
+            long cpuNodes = nodes.stream().filter(n -> n.type().equals(NodeSpec.X86)).count();
+            List<NodeSpec> fpga = nodes.stream().filter(n -> n.type().equals(NodeSpec.FPGA)).toList();
+            if (nodes.stream().noneMatch(NodeSpec::arm) && fpga.size() <= 1) {
                 int devices = fpga.isEmpty() ? 0 : fpga.get(0).fpgaDevices();
                 return cpuNodes + " CPU NodeManager" + (cpuNodes == 1 ? "" : "s") + (devices > 0 ? " and an FPGA NodeManager with " + devices
                     + " simulated FPGA" + (devices == 1 ? "" : "s") : "");
