@@ -1,13 +1,8 @@
 package io.fpgamr.md5.cluster;
 
-import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.SpeedProfile;
 import io.fpgamr.accel.design.FpgaContainer;
-import io.fpgamr.md5.run.JvmOptions;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,18 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.DefaultParser;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
-import org.apache.commons.cli.ParseException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
-import org.apache.hadoop.util.GenericOptionsParser;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -59,8 +48,6 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static final int DEFAULT_FPGA_DEVICES = 2;
     /** NodeManagers of the default cluster: a CPU node and the FPGA node (or a second CPU node). */
     public static final int DEFAULT_NODES = 2;
-    /** The line on {@link #main}'s standard input that stops the FPGA node. */
-    public static final String STOP_FPGA_NODE = "stop-fpga-node";
     /** Set in {@link #config()}: where the FPGA node keeps its devices' state and logs. */
     public static final String FPGA_STATE_KEY = "fpgamr.embedded.fpga-node.state-dir";
     /**
@@ -340,57 +327,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             .forEach(ProcessHandle::destroyForcibly);
     }
 
-    /** Stops the FPGA node's NodeManager (as a node that goes down mid-job): its containers die, the ResourceManager loses it. */
-    public void stopFpgaNode() {
-        if (fpgaNode != null) {
-            fpgaNode.stop();
-        }
-    }
-
-    /**
-     * Runs the cluster until standard input closes, for trying jobs against a standing
-     * heterogeneous cluster ({@code bin/fpgamr search -conf FILE ... --cluster conf}) and for the
-     * integration tests: {@code EmbeddedCluster [-D key=value]... --client-conf FILE [--fpga-devices N] [--nodes TYPES]}
-     * writes the client configuration to FILE once the cluster is up. A line {@value #STOP_FPGA_NODE}
-     * on standard input stops the FPGA node's NodeManager.
-     */
-    public static void main(String[] args) throws Exception {
-        java.util.logging.LogManager.getLogManager().reset();
-        GenericOptionsParser generic = new GenericOptionsParser(new Configuration(), args);
-        Options options = new Options();
-        options.addOption(Option.builder().longOpt("client-conf").hasArg().argName("FILE").required()
-            .desc("where to write the client configuration once the cluster is up").build());
-        options.addOption(Option.builder().longOpt("fpga-devices").hasArg().argName("N").type(Number.class)
-            .desc("simulated FPGAs of the FPGA node (default " + DEFAULT_FPGA_DEVICES + ")").build());
-        options.addOption(Option.builder().longOpt("nodes").hasArg().argName("TYPES")
-            .desc("node types with optional counts, e.g. x86,arm (default: an x86 node and the FPGA node)").build());
-        CommandLine cl;
-        int devices;
-        List<NodeSpec> specs;
-        try {
-            cl = new DefaultParser().parse(options, generic.getRemainingArgs());
-            devices = cl.hasOption("fpga-devices") ? ((Number) cl.getParsedOptionValue("fpga-devices")).intValue() : DEFAULT_FPGA_DEVICES;
-            specs = cl.hasOption("nodes") ? NodeSpec.parse(cl.getOptionValue("nodes"), devices) : NodeSpec.of(DEFAULT_NODES, devices);
-        } catch (ParseException | IllegalArgumentException e) {
-            System.err.println("EmbeddedCluster: " + e.getMessage() + " (usage: EmbeddedCluster [-D k=v]... --client-conf FILE "
-                + "[--fpga-devices N] [--nodes TYPES])");
-            System.exit(2);
-            return;
-        }
-        Path clientConf = Path.of(cl.getOptionValue("client-conf")).toAbsolutePath();
-        try (EmbeddedCluster c = start(generic.getConfiguration(), JvmOptions.JDK17_OPENS, specs)) {
-            AtomicFiles.write(clientConf, c.config()::writeXml);
-            System.out.println("fpgamr: embedded cluster up; client configuration in " + clientConf);
-            System.out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            for (String line; (line = in.readLine()) != null;) {
-                if (line.strip().equals(STOP_FPGA_NODE)) {
-                    c.stopFpgaNode();
-                    System.out.println("fpgamr: FPGA node stopped");
-                    System.out.flush();
-                }
-            }
-        }
-        System.exit(0);
+    /** The FPGA node's NodeManager (the first node with FPGAs), or null when the cluster has none. */
+    public NodeManager fpgaNode() {
+        return fpgaNode;
     }
 }
