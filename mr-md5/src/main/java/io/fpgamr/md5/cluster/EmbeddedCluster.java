@@ -68,29 +68,25 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** How long the exit hook may take to stop the cluster (a normal stop: about 2 s). */
     static final long STOP_TIMEOUT_S = 30;
 
-    private final Path workDir;
-    private final MiniDFSCluster dfs;
     private final MiniMRYarnCluster yarn;
-    private final List<NodeManager> nodeManagers;
+    private final ClusterShutdown shutdown;
     private final NodeManager fpgaNode;
     private final Path fpgaState;
     private final int mapSlots;
     /** The ARM nodes' map slots: with any, the job's AM and reducers ask for {@link #FRAMEWORK_RESOURCE}. */
     private final int armMapSlots;
-    private boolean closed;
     /**
      * Stops the cluster when its JVM ends without {@link #close()} (Ctrl-C, SIGTERM), but for HDFS:
      * its daemons' threads end with the JVM, and stopping them in a shutdown hook prints a stack trace.
      */
-    private final Runnable stopOnExit = () -> stop(false);
+    private final Runnable stopOnExit;
 
     private EmbeddedCluster(Path workDir, MiniDFSCluster dfs, MiniMRYarnCluster yarn, List<NodeManager> nodeManagers, NodeManager fpgaNode,
         Path fpgaState, int mapSlots, int armMapSlots) {
         this.armMapSlots = armMapSlots;
-        this.workDir = workDir;
-        this.dfs = dfs;
         this.yarn = yarn;
-        this.nodeManagers = List.copyOf(nodeManagers);
+        this.shutdown = new ClusterShutdown(workDir, dfs, yarn, nodeManagers);
+        this.stopOnExit = () -> shutdown.stop(false);
         this.fpgaNode = fpgaNode;
         this.fpgaState = fpgaState;
         this.mapSlots = mapSlots;
@@ -266,65 +262,13 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        stop(!ShutdownHookManager.get().isShutdownInProgress());
+        shutdown.stop(!ShutdownHookManager.get().isShutdownInProgress());
         // Only now: a JVM that begins to end while this stops must wait for it in the hook.
         try {
             ShutdownHookManager.get().removeShutdownHook(stopOnExit);
         } catch (IllegalStateException e) {
             // The JVM is ending: the hook finds the cluster stopped.
         }
-    }
-
-    /** Synchronized: the exit hook must not return (and the JVM end) while {@link #close()} is still stopping. */
-    private synchronized void stop(boolean withDfs) {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        // The containers first, at once: a NodeManager sends its containers a SIGTERM and the SIGKILL
-        // a moment later, from a thread that dies with this JVM, and an MR AM whose ResourceManager
-        // is gone retries for 15 minutes in its own exit hook. Again at the end: what started since
-        // (the ResourceManager retries an AM it lost).
-        killContainers();
-        // Each NodeManager waits some seconds for its applications on the way down: in parallel.
-        List<Thread> stops = new ArrayList<>();
-        for (NodeManager nm : nodeManagers) {
-            Thread t = new Thread(nm::stop, "fpgamr-nm-stop");
-            t.start();
-            stops.add(t);
-        }
-        try {
-            for (Thread t : stops) {
-                t.join();
-            }
-            yarn.stop();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            killContainers();
-            if (withDfs) {
-                stopDfs();
-            }
-            // Best effort (a NodeManager may still be deleting in it): a directory left in /tmp is harmless.
-            FileUtil.fullyDelete(workDir.toFile());
-        }
-    }
-
-    private void stopDfs() {
-        try {
-            dfs.shutdown();
-        } catch (IllegalStateException e) {
-            // The JVM began to end meanwhile (a SIGTERM while closing): HDFS cannot take its exit
-            // hooks back then, and its threads end with the JVM.
-        }
-    }
-
-    /** Kills the containers' processes (the NodeManagers' launch scripts and what they started): they name the cluster's directory. */
-    private void killContainers() {
-        String dir = workDir.toString();
-        ProcessHandle.current().descendants()
-            .filter(p -> p.info().commandLine().map(c -> c.contains(dir)).orElse(false))
-            .forEach(ProcessHandle::destroyForcibly);
     }
 
     /** The FPGA node's NodeManager (the first node with FPGAs), or null when the cluster has none. */
