@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.energy.TaskSpan;
-import io.fpgamr.md5.cli.Launcher;
 import io.fpgamr.md5.cluster.EmbeddedCluster;
 import io.fpgamr.md5.job.TaskSpans;
+import io.fpgamr.md5.run.JvmOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +37,7 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 
 /**
  * The embedded heterogeneous cluster of this checkout (a CPU NodeManager, an FPGA NodeManager with
- * simulated devices) running in a process of its own, as {@code EmbeddedCluster --client-conf}
+ * simulated devices) running in a process of its own, as {@code EmbeddedClusterProcess --client-conf}
  * starts it, for jobs submitted through {@code bin/fpgamr -conf FILE ... --cluster conf}. Tests
  * read what the FPGA node did from its devices' state directories (their event logs) and ask the
  * ResourceManager what it counts; waiting is always for what a daemon answers, never a fixed sleep.
@@ -93,10 +93,10 @@ final class StandingCluster implements AutoCloseable {
         Files.createDirectories(tmp);
         List<String> cmd = new ArrayList<>(List.of("java", "-Djava.io.tmpdir=" + tmp, "-Dlog4j.configuration=fpgamr-log4j.properties",
             "-Dfpgamr.log.file=" + dir.resolve("cluster.log")));
-        cmd.addAll(List.of(Launcher.JDK17_OPENS.split(" ")));
+        cmd.addAll(List.of(JvmOptions.JDK17_OPENS.split(" ")));
         // The tests' own classes last (as bin/fpgamr puts HADOOP_CLASSPATH): the cluster's containers run on this class
         // path, so a test may plug a class of its own into them (ForcedSpeculator).
-        cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*:" + testClasses(), EmbeddedCluster.class.getName()));
+        cmd.addAll(List.of("-cp", jar + ":" + root.resolve("mr-md5/target/lib") + "/*:" + testClasses(), EmbeddedClusterProcess.class.getName()));
         settings.forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
         cmd.addAll(List.of("--client-conf", clientConf.toString(), "--fpga-devices", Integer.toString(devices)));
         cmd.addAll(more);
@@ -191,7 +191,7 @@ final class StandingCluster implements AutoCloseable {
 
     /** Stops the FPGA node's NodeManager, as a node that goes down. */
     void stopFpgaNode() throws IOException {
-        process.getOutputStream().write((EmbeddedCluster.STOP_FPGA_NODE + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().write((EmbeddedClusterProcess.STOP_FPGA_NODE + "\n").getBytes(StandardCharsets.UTF_8));
         process.getOutputStream().flush();
     }
 

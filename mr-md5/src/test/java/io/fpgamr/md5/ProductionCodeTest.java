@@ -221,6 +221,69 @@ class ProductionCodeTest {
         assertEquals(List.of(), problems);
     }
 
+    /** The most lines a main Java file of mr-md5 may have: a file past it holds more than one idea (issue 41, item 9). */
+    static final int MAX_LINES = 500;
+    /** The packages of mr-md5 below the command line: they may not import it ({@code cli} drives them, not the reverse). */
+    static final List<String> BELOW_CLI = List.of("balance", "cluster", "job", "shuffle");
+    private static final Pattern MD5_PACKAGE_REF = Pattern.compile("\\bio\\.fpgamr\\.md5\\.([a-z]+)\\.");
+
+    /** What a main Java file of mr-md5, in package {@code pkg} (below io.fpgamr.md5), has that its rooms may not, one line each. */
+    static List<String> roomProblems(String file, String pkg, String src) {
+        List<String> p = new ArrayList<>();
+        long lines = src.lines().count();
+        if (lines > MAX_LINES) {
+            p.add(file + ": " + lines + " lines, over " + MAX_LINES + ": split it by role");
+        }
+        if (BELOW_CLI.contains(pkg)) {
+            String code = blankStrings(stripComments(src));
+            Matcher m = MD5_PACKAGE_REF.matcher(code);
+            while (m.find()) {
+                if (m.group(1).equals("cli")) {
+                    p.add(file + ":" + line(code, m.start()) + ": " + pkg + " refers to io.fpgamr.md5.cli, which is above it");
+                }
+            }
+        }
+        return p;
+    }
+
+    /** The code with its string literals' contents blanked (a class named in a string is not a dependency of the code). */
+    private static String blankStrings(String code) {
+        return code.replaceAll("\"(\\\\.|[^\"\\\\\n])*\"", "\"\"");
+    }
+
+    @Test
+    void mrMd5HasSmallRoomsAndNoPackageImportsTheCommandLine() throws IOException {
+        Path base = ROOT.resolve("mr-md5/src/main/java/io/fpgamr/md5");
+        List<Path> java = files(Files.walk(base)).stream().filter(f -> f.toString().endsWith(".java")).toList();
+        assertTrue(java.size() > 50, "mr-md5's Java sources were found under " + base + ": " + java.size());
+        List<String> problems = new ArrayList<>();
+        for (Path f : java) {
+            String pkg = base.relativize(f).getName(0).toString();
+            problems.addAll(roomProblems(ROOT.relativize(f).toString(), pkg, Files.readString(f, StandardCharsets.UTF_8)));
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void theRoomsCheckFindsALargeFileAndAnUpwardImport() {
+        String big = "class Big {\n" + "    int x;\n".repeat(MAX_LINES) + "}\n";
+        String up = String.join("\n",
+            "package io.fpgamr.md5.cluster;",
+            "import io.fpgamr.md5.cli.RunConfig;",
+            "import io.fpgamr.md5.job.Defaults;",
+            "class Up {",
+            "    // io.fpgamr.md5.cli.Launcher in a comment is not code",
+            "    String main = \"io.fpgamr.md5.cli.Main\";",
+            "    String name = io.fpgamr.md5.cli.Main.class.getName();",
+            "}");
+        assertEquals(List.of("Big.java: " + (MAX_LINES + 2) + " lines, over " + MAX_LINES + ": split it by role"),
+            roomProblems("Big.java", "cli", big));
+        assertEquals(List.of(
+            "Up.java:2: cluster refers to io.fpgamr.md5.cli, which is above it",
+            "Up.java:7: cluster refers to io.fpgamr.md5.cli, which is above it"), roomProblems("Up.java", "cluster", up));
+        assertEquals(List.of(), roomProblems("Up.java", "experiment", up));
+    }
+
     @Test
     void theCheckFindsEachKindOfHook() {
         String hooks = String.join("\n",

@@ -1,5 +1,6 @@
 package io.fpgamr.md5.cli;
 
+import io.fpgamr.md5.run.JvmOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,7 +19,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * mr-md5/pom.xml): a small search and a small bench on the local runner and a small bench on the
  * embedded cluster in one JVM, so that the archive the JVM writes at exit holds the classes these
  * load. The embedded cluster's MR AM and task JVMs list the classes they load, and from those lists
- * a second, static archive is dumped beside the first ({@link #tasksArchive}), for the class path
+ * a second, static archive is dumped beside the first ({@link JvmOptions#tasksArchive}), for the class path
  * the embedded cluster's containers run on (EmbeddedCluster): a task JVM loads about 6,000 classes,
  * few of which the launcher loads. Fails (exit 1) if a job does; without the second archive (its
  * dump failed) the containers map the first.
@@ -29,12 +30,6 @@ public final class CdsTraining {
         MRJobConfig.REDUCE_JAVA_OPTS};
 
     private CdsTraining() {
-    }
-
-    /** The archive of the embedded cluster's container classes that the training leaves beside {@code launcherArchive}. */
-    public static Path tasksArchive(Path launcherArchive) {
-        String name = launcherArchive.getFileName().toString().replaceFirst("\\.jsa$", "");
-        return launcherArchive.resolveSibling(name + "-tasks.jsa");
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
@@ -54,7 +49,7 @@ public final class CdsTraining {
             code |= embeddedRc;
             String dump = System.getenv("FPGAMR_CDS_DUMP");
             if (embeddedRc == 0 && dump != null) {
-                dumpTasksArchive(work, tasksArchive(Path.of(dump)));
+                dumpTasksArchive(work, JvmOptions.tasksArchive(Path.of(dump)));
             }
         } finally {
             FileUtil.fullyDelete(work.toFile());

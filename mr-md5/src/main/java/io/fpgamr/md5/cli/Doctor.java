@@ -4,6 +4,7 @@ import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.accel.fpga.FpgaEngine;
+import io.fpgamr.md5.run.UsageException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -9,6 +9,7 @@ import io.fpgamr.accel.fpga.FpgaEngine;
 import io.fpgamr.md5.balance.SpeedProfiler;
 import io.fpgamr.md5.job.Domain;
 import io.fpgamr.md5.job.JobKeys;
+import io.fpgamr.md5.run.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;

@@ -18,6 +18,7 @@ import io.fpgamr.md5.job.Md5Counters;
 import io.fpgamr.md5.job.Md5Job.Mode;
 import io.fpgamr.md5.job.Md5Job;
 import io.fpgamr.md5.job.TaskSpans;
+import io.fpgamr.md5.run.UsageException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -46,17 +47,6 @@ import org.apache.hadoop.util.Tool;
  * and write them as JSON.
  */
 public class Launcher extends Configured implements Tool {
-    /** Flags that Hadoop's daemons and task JVMs need on JDK 17. */
-    public static final String JDK17_OPENS = String.join(" ",
-        "--add-opens=java.base/java.lang=ALL-UNNAMED",
-        "--add-opens=java.base/java.util=ALL-UNNAMED",
-        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-        "--add-opens=java.base/java.net=ALL-UNNAMED",
-        "--add-opens=java.base/java.io=ALL-UNNAMED",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-
     private final Mode mode;
     private final PrintStream out;
     private final PrintStream err;
@@ -81,9 +71,9 @@ public class Launcher extends Configured implements Tool {
         }
         RunConfig config = RunConfig.parse(mode, args, System.getenv("HADOOP_CONF_DIR") != null);
         EnergyConfig energyConfig = energyConfig();
-        try (RunCluster cluster = config.cluster().open(config, getConf() != null ? getConf() : new Configuration(), err)) {
+        try (RunCluster cluster = openCluster(config, getConf() != null ? getConf() : new Configuration(), err)) {
             Configuration conf = new Configuration(cluster.conf());
-            String design = FpgaRequest.make(config, conf);
+            String design = fpgaRequest(config, conf);
             try (EnergyMonitor monitor = EnergyMonitor.start(energyConfig)) {
                 err.println("fpgamr: " + monitor.describe());
                 RunReport report;
@@ -98,6 +88,16 @@ public class Launcher extends Configured implements Tool {
                 return 0;
             }
         }
+    }
+
+    /** Opens the cluster {@code config} names, for its output and engine. */
+    private static RunCluster openCluster(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException {
+        return config.cluster().open(config.output(), config.engine(), config.fpgaOnly(), base, err);
+    }
+
+    /** Makes {@code config}'s FPGA request in {@code conf}: the design's description, or null ({@link FpgaRequest#make}). */
+    private static String fpgaRequest(RunConfig config, Configuration conf) throws UsageException {
+        return FpgaRequest.make(config.engine(), config.fpgaOnly(), config.design(), config.cluster(), conf);
     }
 
     private static EnergyConfig energyConfig() throws UsageException {
@@ -227,7 +227,7 @@ public class Launcher extends Configured implements Tool {
 
         /** Opens the cluster {@code config} names (its output directory must not exist) and starts the energy monitor. */
         public static Session open(RunConfig config, Configuration base, EnergyConfig energy, PrintStream err) throws Exception {
-            RunCluster cluster = config.cluster().open(config, base, err);
+            RunCluster cluster = openCluster(config, base, err);
             try {
                 EnergyMonitor monitor = EnergyMonitor.start(energy);
                 err.println("fpgamr: " + monitor.describe());
@@ -241,7 +241,7 @@ public class Launcher extends Configured implements Tool {
         /** One job of {@code config} (its cluster, output, summary and repeat are the session's), into the session's {@code name}. */
         public RunReport.JobRun run(RunConfig config, String name) throws Exception {
             Configuration conf = new Configuration(cluster.conf());
-            String design = FpgaRequest.make(config, conf);
+            String design = fpgaRequest(config, conf);
             Path out = new Path(cluster.output(), name);
             java.nio.file.Path copy = cluster.localCopy() == null ? null : cluster.localCopy().resolve(name);
             java.nio.file.Path energyDir = cluster.energyDir().resolve(name);

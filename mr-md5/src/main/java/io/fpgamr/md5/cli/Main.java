@@ -1,6 +1,7 @@
 package io.fpgamr.md5.cli;
 
 import io.fpgamr.md5.job.Md5Job.Mode;
+import io.fpgamr.md5.run.UsageException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;

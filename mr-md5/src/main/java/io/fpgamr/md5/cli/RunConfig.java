@@ -7,10 +7,12 @@ import io.fpgamr.energy.Repetitions;
 import io.fpgamr.md5.cluster.ClusterTarget;
 import io.fpgamr.md5.cluster.EmbeddedCluster;
 import io.fpgamr.md5.cluster.FpgaRequest;
+import io.fpgamr.md5.cluster.NodeSpec;
 import io.fpgamr.md5.job.Domain;
 import io.fpgamr.md5.job.JobKeys;
 import io.fpgamr.md5.job.Md5Job.Mode;
 import io.fpgamr.md5.job.Md5Job;
+import io.fpgamr.md5.run.UsageException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -207,19 +209,19 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
             }
         }
         int fpgaDevices = intOption(cl, "fpga-devices", EmbeddedCluster.DEFAULT_FPGA_DEVICES, 0, 16);
-        List<EmbeddedCluster.NodeSpec> nodes;
+        List<NodeSpec> nodes;
         String nodesGiven = cl.getOptionValue("nodes", "");
         if (!nodesGiven.isBlank() && !nodesGiven.strip().chars().allMatch(Character::isDigit)) {
             try {
-                nodes = EmbeddedCluster.NodeSpec.parse(nodesGiven, fpgaDevices);
+                nodes = NodeSpec.parse(nodesGiven, fpgaDevices);
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--nodes: " + e.getMessage());
             }
         } else {
-            nodes = EmbeddedCluster.NodeSpec.of(intOption(cl, "nodes", EmbeddedCluster.DEFAULT_NODES, fpgaDevices > 0 ? 2 : 1, 16), fpgaDevices);
+            nodes = NodeSpec.of(intOption(cl, "nodes", EmbeddedCluster.DEFAULT_NODES, fpgaDevices > 0 ? 2 : 1, 16), fpgaDevices);
         }
         String mapsOn = cl.getOptionValue("maps-on");
-        if (mapsOn != null && !(mapsOn.equals("arm") && nodes.stream().anyMatch(EmbeddedCluster.NodeSpec::arm))) {
+        if (mapsOn != null && !(mapsOn.equals("arm") && nodes.stream().anyMatch(NodeSpec::arm))) {
             throw new UsageException("--maps-on takes arm, on an embedded cluster with ARM nodes (--nodes x86,arm); got '" + mapsOn + "'");
         }
         ClusterTarget cluster = ClusterTarget.parse(cl.getOptionValue("cluster"), hadoopConfDir, nodes, mapsOn != null);

@@ -1,5 +1,6 @@
 package io.fpgamr.md5.cli;
 
+import io.fpgamr.md5.run.UsageException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

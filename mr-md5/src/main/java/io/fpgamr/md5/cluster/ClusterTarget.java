@@ -1,10 +1,10 @@
 package io.fpgamr.md5.cluster;
 
+import io.fpgamr.accel.EngineSpec;
 import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
-import io.fpgamr.md5.cli.Launcher;
-import io.fpgamr.md5.cli.RunConfig;
-import io.fpgamr.md5.cli.UsageException;
+import io.fpgamr.md5.run.JvmOptions;
+import io.fpgamr.md5.run.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
@@ -29,11 +29,18 @@ public sealed interface ClusterTarget {
     /** {@code local}, {@code embedded} or {@code conf}, as in the summary. */
     String name();
 
-    /** Checks the run's output, then starts or reaches the cluster. */
-    RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException;
+    /**
+     * Checks the run's output, then starts or reaches the cluster.
+     *
+     * @param output   the run's output directory ({@code --output})
+     * @param engine   the maps' engine ({@code --accel})
+     * @param fpgaOnly whether every map needs an FPGA ({@code --accel fpga})
+     */
+    RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+        throws IOException, UsageException;
 
     /** {@code --cluster KIND}; without it, {@code conf} when HADOOP_CONF_DIR is set, else {@code embedded}. */
-    static ClusterTarget parse(String kind, boolean hadoopConfDir, List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm)
+    static ClusterTarget parse(String kind, boolean hadoopConfDir, List<NodeSpec> nodes, boolean mapsOnArm)
         throws UsageException {
         String k = kind != null ? kind : hadoopConfDir ? "conf" : "embedded";
         return switch (k.toLowerCase(Locale.ROOT)) {
@@ -52,12 +59,13 @@ public sealed interface ClusterTarget {
         }
 
         @Override
-        public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws UsageException {
-            java.nio.file.Path local = newLocalDir(config.output());
-            boolean fpga = config.fpgaOnly();
+        public RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+            throws UsageException {
+            java.nio.file.Path local = newLocalDir(output);
+            boolean fpga = fpgaOnly;
             if (fpga) {
                 // On this machine an engine that cannot open is a usage error, not a failed task.
-                try (Md5Engine e = Engines.open(config.engine(), 1)) {
+                try (Md5Engine e = Engines.open(engine, 1)) {
                     e.name();
                 } catch (IllegalArgumentException e) {
                     throw new UsageException("--accel fpga: " + e.getMessage());
@@ -81,25 +89,26 @@ public sealed interface ClusterTarget {
      * run: the output is written to its HDFS and copied to the local directory the user named. With
      * {@code mapsOnArm} ({@code --maps-on arm}) the maps run on its ARM nodes only (the study's ARM points).
      */
-    record Embedded(List<EmbeddedCluster.NodeSpec> nodes, boolean mapsOnArm) implements ClusterTarget {
+    record Embedded(List<NodeSpec> nodes, boolean mapsOnArm) implements ClusterTarget {
         @Override
         public String name() {
             return "embedded";
         }
 
         @Override
-        public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException {
-            java.nio.file.Path local = newLocalDir(config.output());
-            if (nodes.stream().anyMatch(EmbeddedCluster.NodeSpec::arm)) {
+        public RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+            throws IOException, UsageException {
+            java.nio.file.Path local = newLocalDir(output);
+            if (nodes.stream().anyMatch(NodeSpec::arm)) {
                 try {
                     ArmhfRoot.find(System.getenv());
-                    EmbeddedCluster.NodeSpec.requireModels(nodes);
+                    NodeSpec.requireModels(nodes);
                 } catch (IllegalArgumentException e) {
                     throw new UsageException("--nodes: " + e.getMessage());
                 }
             }
             err.println("fpgamr: starting the embedded cluster (HDFS NameNode + DataNode, YARN ResourceManager, " + describe(nodes) + ")");
-            EmbeddedCluster cluster = EmbeddedCluster.start(base, Launcher.JDK17_OPENS, nodes);
+            EmbeddedCluster cluster = EmbeddedCluster.start(base, JvmOptions.JDK17_OPENS, nodes);
             Configuration conf = cluster.config();
             int slots = cluster.mapSlots();
             if (mapsOnArm) {
@@ -110,10 +119,10 @@ public sealed interface ClusterTarget {
         }
 
         /** {@code 1 CPU NodeManager and an FPGA NodeManager with 2 simulated FPGAs}; with ARM nodes, each node's type. */
-        static String describe(List<EmbeddedCluster.NodeSpec> nodes) {
-            long cpuNodes = nodes.stream().filter(n -> n.type().equals(EmbeddedCluster.NodeSpec.X86)).count();
-            List<EmbeddedCluster.NodeSpec> fpga = nodes.stream().filter(n -> n.type().equals(EmbeddedCluster.NodeSpec.FPGA)).toList();
-            if (nodes.stream().noneMatch(EmbeddedCluster.NodeSpec::arm) && fpga.size() <= 1) {
+        static String describe(List<NodeSpec> nodes) {
+            long cpuNodes = nodes.stream().filter(n -> n.type().equals(NodeSpec.X86)).count();
+            List<NodeSpec> fpga = nodes.stream().filter(n -> n.type().equals(NodeSpec.FPGA)).toList();
+            if (nodes.stream().noneMatch(NodeSpec::arm) && fpga.size() <= 1) {
                 int devices = fpga.isEmpty() ? 0 : fpga.get(0).fpgaDevices();
                 return cpuNodes + " CPU NodeManager" + (cpuNodes == 1 ? "" : "s") + (devices > 0 ? " and an FPGA NodeManager with " + devices
                     + " simulated FPGA" + (devices == 1 ? "" : "s") : "");
@@ -131,11 +140,12 @@ public sealed interface ClusterTarget {
         }
 
         @Override
-        public RunCluster open(RunConfig config, Configuration base, PrintStream err) throws IOException, UsageException {
+        public RunCluster open(String output, EngineSpec engine, boolean fpgaOnly, Configuration base, PrintStream err)
+            throws IOException, UsageException {
             Configuration conf = new Configuration(base);
             int slots = probe(conf);
             FileSystem fs = FileSystem.get(conf);
-            Path out = fs.makeQualified(new Path(config.output()));
+            Path out = fs.makeQualified(new Path(output));
             if (fs.exists(out)) {
                 throw new UsageException("--output: " + out + " already exists");
             }

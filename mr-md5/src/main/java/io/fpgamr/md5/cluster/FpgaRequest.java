@@ -1,11 +1,11 @@
 package io.fpgamr.md5.cluster;
 
+import io.fpgamr.accel.EngineSpec;
 import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.design.DesignPackage;
 import io.fpgamr.accel.design.FpgaContainer;
 import io.fpgamr.md5.balance.ClusterSpeeds;
-import io.fpgamr.md5.cli.RunConfig;
-import io.fpgamr.md5.cli.UsageException;
+import io.fpgamr.md5.run.UsageException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,18 +49,24 @@ public final class FpgaRequest {
     /**
      * Sets the request in {@code conf}, before anything else of the run starts; returns the design's
      * description, or null when no design goes with the job.
+     *
+     * @param engine   the maps' engine ({@code --accel})
+     * @param fpgaOnly whether every map needs an FPGA ({@code --accel fpga})
+     * @param design   the design the user named ({@code --design}), or null
+     * @param cluster  where the run's jobs go
      */
-    public static String make(RunConfig config, Configuration conf) throws UsageException {
-        if (!MRConfig.YARN_FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME)) || !config.engine().usesFpga()) {
+    public static String make(EngineSpec engine, boolean fpgaOnly, String design, ClusterTarget cluster, Configuration conf)
+        throws UsageException {
+        if (!MRConfig.YARN_FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME)) || !engine.usesFpga()) {
             return null;
         }
-        if (config.fpgaOnly()) {
+        if (fpgaOnly) {
             checkFpgasOffered(conf);
             conf.setLong(MRJobConfig.MAP_RESOURCE_TYPE_PREFIX + FpgaContainer.RESOURCE, 1);
         }
-        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.ACCEL_ENV, config.engine().kind().name().toLowerCase(Locale.ROOT));
-        boolean embedded = config.cluster() instanceof ClusterTarget.Embedded;
-        String name = config.design() != null ? config.design() : embedded ? EMBEDDED_DESIGN : null;
+        conf.set(MRJobConfig.MAP_ENV + "." + FpgaContainer.ACCEL_ENV, engine.kind().name().toLowerCase(Locale.ROOT));
+        boolean embedded = cluster instanceof ClusterTarget.Embedded;
+        String name = design != null ? design : embedded ? EMBEDDED_DESIGN : null;
         if (name == null) {
             return null;
         }
@@ -76,7 +82,7 @@ public final class FpgaRequest {
                     try {
                         model = DesignPackage.findVsimModel(pipelines, platform);
                     } catch (IOException e) {
-                        if (config.design() == null && !config.fpgaOnly()) {
+                        if (design == null && !fpgaOnly) {
                             continue; // auto with the default design: no model built, those nodes' maps hash on the CPU
                         }
                         throw e;

@@ -8,7 +8,7 @@ import io.fpgamr.md5.cli.JobSummary;
 import io.fpgamr.md5.cli.Launcher;
 import io.fpgamr.md5.cli.RunConfig;
 import io.fpgamr.md5.cli.RunReport;
-import io.fpgamr.md5.cli.UsageException;
+import io.fpgamr.md5.run.UsageException;
 import io.fpgamr.md5.experiment.report.Report;
 import io.fpgamr.md5.job.FpgaFigures;
 import io.fpgamr.md5.job.Md5Job.Mode;

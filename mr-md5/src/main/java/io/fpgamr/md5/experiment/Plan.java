@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.fpgamr.md5.cli.UsageException;
+import io.fpgamr.md5.run.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

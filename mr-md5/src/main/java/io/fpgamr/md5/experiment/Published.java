@@ -1,6 +1,6 @@
 package io.fpgamr.md5.experiment;
 
-import io.fpgamr.md5.cli.UsageException;
+import io.fpgamr.md5.run.UsageException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fpgamr.md5.cluster.EmbeddedCluster.NodeSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

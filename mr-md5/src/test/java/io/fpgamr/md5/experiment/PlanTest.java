@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fpgamr.md5.cli.UsageException;
+import io.fpgamr.md5.run.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.fpgamr.md5.cli;
+package io.fpgamr.md5.run;
 
 /** Bad input from the user, or a cluster that cannot be reached: reported as one line, exit code 2. */
 public class UsageException extends Exception {
