@@ -348,6 +348,32 @@ static int check_board(const char *root, const char *devdir, int module_ok, int 
     return fpga || bridge ? -1 : 0;
 }
 
+/* the UIO node of the first device fpgamr.ko bound whose UIO name is ours ("/dev/uioN" in out); 0 when found */
+static int bound_uio(const char *root, char *out, size_t olen)
+{
+    char drv[4096], path[4700], name[64];
+    snprintf(drv, sizeof drv, "%s" DRIVER_DIR, root);
+    DIR *d = opendir(drv);
+    if (!d) return -1;
+    struct dirent *e;
+    int found = -1;
+    while (found && (e = readdir(d))) {
+        snprintf(path, sizeof path, "%s/%.255s/uio", drv, e->d_name);
+        DIR *u = e->d_name[0] == '.' ? NULL : opendir(path);
+        struct dirent *f;
+        while (u && found && (f = readdir(u))) {
+            snprintf(path, sizeof path, "%s/%.255s/uio/%.64s/name", drv, e->d_name, f->d_name);
+            if (strncmp(f->d_name, "uio", 3) == 0 && read_line(path, name, sizeof name) == 0 && strcmp(name, FPGAMR_UIO_NAME) == 0) {
+                snprintf(out, olen, "uio:/dev/%.64s", f->d_name);
+                found = 0;
+            }
+        }
+        if (u) closedir(u);
+    }
+    closedir(d);
+    return found;
+}
+
 /* no --device: a Cyclone V's layers and whether the accelerator's node is bound; else none here */
 static int check_node_only(const char *root)
 {
@@ -745,7 +771,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!spec) return check_node_only(root);
+    char found[128];
+    if (!spec) {
+        /* a bound accelerator is checked as if given; else why there is none */
+        if (!is_cyclone5(root) || bound_uio(root, found, sizeof found) != 0) return check_node_only(root);
+        spec = found;
+    }
     int uio = strncmp(spec, "uio:", 4) == 0;
     int vsim = strcmp(spec, "vsim") == 0 || strncmp(spec, "vsim:", 5) == 0;
     if (!uio && !vsim) {
