@@ -27,7 +27,6 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/mfd/syscon.h>
-#include <linux/of.h>
 #include <linux/regmap.h>
 #include <linux/sysfs.h>
 
@@ -113,20 +112,6 @@ static ssize_t fpga2sdram_show(struct device *dev,
 static DEVICE_ATTR_RO(fpga2sdram);
 
 /* ---- the FPGA manager and the lightweight bridge ------------------------ */
-
-/* a register block of the HPS by its node's compatible (no syscon needed) */
-static struct regmap *fpgamr_hps_regmap(const char *compatible)
-{
-	struct device_node *np;
-	struct regmap *map;
-
-	np = of_find_compatible_node(NULL, NULL, compatible);
-	if (!np)
-		return ERR_PTR(-ENODEV);
-	map = device_node_to_regmap(np);
-	of_node_put(np);
-	return map;
-}
 
 static int fpgamr_hps_read(struct fpgamr_hps_regs *r)
 {

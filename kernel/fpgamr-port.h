@@ -235,9 +235,31 @@ static inline int fpgamr_lwbridge_describe(const struct fpgamr_hps_regs *r,
 }
 
 #ifdef __KERNEL__
+#include <linux/err.h>
+#include <linux/mfd/syscon.h>
+#include <linux/of.h>
+
 struct attribute_group;
 struct device;
 struct regmap;
+
+/*
+ * A register block of the HPS by its node's compatible (the FPGA manager and
+ * the reset manager are no syscons: no "syscon" compatible needed). The
+ * driver reads through it; the test module writes its fake registers so.
+ */
+static inline struct regmap *fpgamr_hps_regmap(const char *compatible)
+{
+	struct device_node *np;
+	struct regmap *map;
+
+	np = of_find_compatible_node(NULL, NULL, compatible);
+	if (!np)
+		return ERR_PTR(-ENODEV);
+	map = device_node_to_regmap(np);
+	of_node_put(np);
+	return map;
+}
 
 /**
  * struct fpgamr_port - the registers the port's state is read from

@@ -192,27 +192,14 @@ static const struct {
 	{ "bridge-reset", { 0x54, 0x7 } },
 };
 
-static struct regmap *sim_hps_regmap(const char *compatible)
-{
-	struct device_node *np;
-	struct regmap *map;
-
-	np = of_find_compatible_node(NULL, NULL, compatible);
-	if (!np)
-		return ERR_PTR(-ENODEV);
-	map = device_node_to_regmap(np);
-	of_node_put(np);
-	return map;
-}
-
 static int sim_hps_write(unsigned int i)
 {
 	struct regmap *fpgamgr, *rstmgr;
 
-	fpgamgr = sim_hps_regmap("altr,socfpga-fpga-mgr");
+	fpgamgr = fpgamr_hps_regmap("altr,socfpga-fpga-mgr");
 	if (IS_ERR(fpgamgr))
 		return PTR_ERR(fpgamgr);
-	rstmgr = sim_hps_regmap("altr,rst-mgr");
+	rstmgr = fpgamr_hps_regmap("altr,rst-mgr");
 	if (IS_ERR(rstmgr))
 		return PTR_ERR(rstmgr);
 	return regmap_write(fpgamgr, FPGAMR_FPGAMGR_STAT, sim_hps[i].regs.fpgamgr_stat) ?:
