@@ -119,12 +119,9 @@ static int fpgamr_hps_read(struct fpgamr_hps_regs *r)
 	unsigned int val;
 	int ret;
 
-	fpgamgr = fpgamr_hps_regmap("altr,socfpga-fpga-mgr");
-	if (IS_ERR(fpgamgr))
-		return PTR_ERR(fpgamgr);
-	rstmgr = fpgamr_hps_regmap("altr,rst-mgr");
-	if (IS_ERR(rstmgr))
-		return PTR_ERR(rstmgr);
+	ret = fpgamr_hps_regmaps(&fpgamgr, &rstmgr);
+	if (ret)
+		return ret;
 	ret = regmap_read(fpgamgr, FPGAMR_FPGAMGR_STAT, &val);
 	if (ret)
 		return ret;

@@ -261,6 +261,17 @@ static inline struct regmap *fpgamr_hps_regmap(const char *compatible)
 	return map;
 }
 
+/* the FPGA manager's and the reset manager's blocks: 0, -ENODEV off a Cyclone V */
+static inline int fpgamr_hps_regmaps(struct regmap **fpgamgr,
+				     struct regmap **rstmgr)
+{
+	*fpgamgr = fpgamr_hps_regmap("altr,socfpga-fpga-mgr");
+	if (IS_ERR(*fpgamgr))
+		return PTR_ERR(*fpgamgr);
+	*rstmgr = fpgamr_hps_regmap("altr,rst-mgr");
+	return PTR_ERR_OR_ZERO(*rstmgr);
+}
+
 /**
  * struct fpgamr_port - the registers the port's state is read from
  * @sdrctl:	the SDRAM controller's syscon, NULL: not a Cyclone V

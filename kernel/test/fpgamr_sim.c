@@ -195,13 +195,11 @@ static const struct {
 static int sim_hps_write(unsigned int i)
 {
 	struct regmap *fpgamgr, *rstmgr;
+	int ret;
 
-	fpgamgr = fpgamr_hps_regmap("altr,socfpga-fpga-mgr");
-	if (IS_ERR(fpgamgr))
-		return PTR_ERR(fpgamgr);
-	rstmgr = fpgamr_hps_regmap("altr,rst-mgr");
-	if (IS_ERR(rstmgr))
-		return PTR_ERR(rstmgr);
+	ret = fpgamr_hps_regmaps(&fpgamgr, &rstmgr);
+	if (ret)
+		return ret;
 	return regmap_write(fpgamgr, FPGAMR_FPGAMGR_STAT, sim_hps[i].regs.fpgamgr_stat) ?:
 	       regmap_write(rstmgr, FPGAMR_RSTMGR_BRGMODRST, sim_hps[i].regs.brgmodrst);
 }

@@ -265,55 +265,42 @@ static int driver_line(const char *root, const char *name, char *buf, size_t len
     return read_line(path, buf, len);
 }
 
-/* the FPGA in user mode: 0, or -1 after a FAIL line (or a skip: nothing to read it from) */
-static int check_fpga(const char *root, int module_ok)
-{
-    char line[512], dir[4096], which[4400];
-    if (module_ok && driver_line(root, "fpga_manager", line, sizeof line) == 0) {
-        if (strncmp(line, "FPGA in user mode", 17) == 0) {
-            say("ok", "fpga", "%s", line);
-            return 0;
-        }
-        say("FAIL", "fpga", "%s", line);
-        return -1;
-    }
-    snprintf(dir, sizeof dir, "%s/sys/class/fpga_manager", root);
-    if (class_state(dir, "name", NULL, line, sizeof line, which, sizeof which) == 0) {
-        if (strcmp(line, "operating") == 0) {
-            say("ok", "fpga", "FPGA in user mode (%s: operating)", which);
-            return 0;
-        }
-        say("FAIL", "fpga", "FPGA not in user mode (%s: %s): it is not programmed; load this design's .rbf before Linux boots (the "
-            "boot script, hdl/README.md, On a DE10-Nano)", which, line);
-        return -1;
-    }
-    say("skip", "fpga", "not read: fpgamr.ko, which reads the FPGA manager, is not loaded, and the kernel has no fpga_manager class");
-    return -1;
-}
+/* a board layer: the module's driver attribute, else the kernel's class (fpga_manager, fpga_bridge) */
+typedef struct board_layer {
+    const char *layer;
+    const char *attr, *ok_prefix;       /* the attribute, and how its line starts when all is well */
+    const char *cls, *name, *ok_state;  /* the class's first entry named name (NULL: any), its state when all is well */
+    const char *good, *bad, *fix;       /* what the class's state says, well or not, and what to do */
+} board_layer;
 
-/* the lightweight HPS-to-FPGA bridge out of reset: 0, or -1 after a FAIL or skip line */
-static int check_bridge(const char *root, int module_ok)
+static const board_layer FPGA_LAYER = {
+    "fpga", "fpga_manager", "FPGA in user mode", "fpga_manager", NULL, "operating", "FPGA in user mode", "FPGA not in user mode",
+    "it is not programmed; load this design's .rbf before Linux boots (the boot script, hdl/README.md, On a DE10-Nano)"};
+static const board_layer BRIDGE_LAYER = {
+    "bridge", "lw_bridge", "lightweight HPS-to-FPGA bridge out of reset", "fpga_bridge", "lwhps2fpga", "enabled",
+    "lightweight HPS-to-FPGA bridge enabled", "lightweight HPS-to-FPGA bridge not enabled",
+    "the accelerator's registers cannot be read; enable it (the design's overlay, hdl/README.md, On a DE10-Nano)"};
+
+/* 0 when the layer is well, or -1 after its FAIL line (or a skip: nothing to read it from) */
+static int check_board_layer(const char *root, int module_ok, const board_layer *b)
 {
     char line[512], dir[4096], which[4400];
-    if (module_ok && driver_line(root, "lw_bridge", line, sizeof line) == 0) {
-        if (strncmp(line, "lightweight HPS-to-FPGA bridge out of reset", 43) == 0) {
-            say("ok", "bridge", "%s", line);
+    if (module_ok && driver_line(root, b->attr, line, sizeof line) == 0) {
+        int ok = strncmp(line, b->ok_prefix, strlen(b->ok_prefix)) == 0;
+        say(ok ? "ok" : "FAIL", b->layer, "%s", line);
+        return ok ? 0 : -1;
+    }
+    snprintf(dir, sizeof dir, "%s/sys/class/%s", root, b->cls);
+    if (class_state(dir, "name", b->name, line, sizeof line, which, sizeof which) == 0) {
+        if (strcmp(line, b->ok_state) == 0) {
+            say("ok", b->layer, "%s (%s: %s)", b->good, which, line);
             return 0;
         }
-        say("FAIL", "bridge", "%s", line);
+        say("FAIL", b->layer, "%s (%s: %s): %s", b->bad, which, line, b->fix);
         return -1;
     }
-    snprintf(dir, sizeof dir, "%s/sys/class/fpga_bridge", root);
-    if (class_state(dir, "name", "lwhps2fpga", line, sizeof line, which, sizeof which) == 0) {
-        if (strcmp(line, "enabled") == 0) {
-            say("ok", "bridge", "lightweight HPS-to-FPGA bridge enabled (%s)", which);
-            return 0;
-        }
-        say("FAIL", "bridge", "lightweight HPS-to-FPGA bridge %s (%s): the accelerator's registers cannot be read; enable it "
-            "(the design's overlay, hdl/README.md, On a DE10-Nano)", line, which);
-        return -1;
-    }
-    say("skip", "bridge", "not read: fpgamr.ko, which reads the reset manager, is not loaded, and the kernel has no lwhps2fpga bridge");
+    say("skip", b->layer, "not read: fpgamr.ko is not loaded, and the kernel has no %s in /sys/class/%s",
+        b->name ? b->name : "entry", b->cls);
     return -1;
 }
 
@@ -342,8 +329,8 @@ static int check_port(const char *root, const char *devdir, int module_ok)
 /* the board's layers; 0 when the accelerator's registers can be read (the FPGA and its bridge ready) */
 static int check_board(const char *root, const char *devdir, int module_ok, int *port_ok)
 {
-    int fpga = check_fpga(root, module_ok);
-    int bridge = check_bridge(root, module_ok);
+    int fpga = check_board_layer(root, module_ok, &FPGA_LAYER);
+    int bridge = check_board_layer(root, module_ok, &BRIDGE_LAYER);
     *port_ok = check_port(root, devdir, module_ok) == 0;
     return fpga || bridge ? -1 : 0;
 }

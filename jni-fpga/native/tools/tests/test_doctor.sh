@@ -122,8 +122,8 @@ printf 'fpgamr,md5-accel-1.0\0' > "$B5/firmware/devicetree/base/soc/base-fpga-re
 run board-nomodule 1 --sysfs-root "$T/de10"
 lines board-nomodule 6
 has board-nomodule "FAIL: module: fpgamr.ko is not loaded (no $B5/module/fpgamr): load it with 'modprobe fpgamr' (kernel/README.md, \"Load it on a node\")"
-has board-nomodule "skip: fpga: not read: fpgamr.ko, which reads the FPGA manager, is not loaded, and the kernel has no fpga_manager class"
-has board-nomodule "skip: bridge: not read: fpgamr.ko, which reads the reset manager, is not loaded, and the kernel has no lwhps2fpga bridge"
+has board-nomodule "skip: fpga: not read: fpgamr.ko is not loaded, and the kernel has no entry in /sys/class/fpga_manager"
+has board-nomodule "skip: bridge: not read: fpgamr.ko is not loaded, and the kernel has no lwhps2fpga in /sys/class/fpga_bridge"
 has board-nomodule "skip: port: not read: fpgamr.ko, which reads the SDRAM controller, is not loaded"
 has board-nomodule "ok: devicetree: node /soc/base-fpga-region/md5acc@ff200000, compatible \"fpgamr,md5-accel-1.0\""
 has board-nomodule "skip: device: not checked: the module is not loaded"
@@ -135,11 +135,11 @@ echo fpga2sdram > "$B5/class/fpga_bridge/br0/name"; echo enabled > "$B5/class/fp
 echo lwhps2fpga > "$B5/class/fpga_bridge/br1/name"; echo disabled > "$B5/class/fpga_bridge/br1/state"
 run board-classes 1 --sysfs-root "$T/de10"
 has board-classes "FAIL: fpga: FPGA not in user mode ($B5/class/fpga_manager/fpga0/state: write init): it is not programmed; load this design's .rbf before Linux boots (the boot script, hdl/README.md, On a DE10-Nano)"
-has board-classes "FAIL: bridge: lightweight HPS-to-FPGA bridge disabled ($B5/class/fpga_bridge/br1/state): the accelerator's registers cannot be read; enable it (the design's overlay, hdl/README.md, On a DE10-Nano)"
+has board-classes "FAIL: bridge: lightweight HPS-to-FPGA bridge not enabled ($B5/class/fpga_bridge/br1/state: disabled): the accelerator's registers cannot be read; enable it (the design's overlay, hdl/README.md, On a DE10-Nano)"
 echo operating > "$B5/class/fpga_manager/fpga0/state"; echo enabled > "$B5/class/fpga_bridge/br1/state"
 run board-classes-ok 1 --sysfs-root "$T/de10"
 has board-classes-ok "ok: fpga: FPGA in user mode ($B5/class/fpga_manager/fpga0/state: operating)"
-has board-classes-ok "ok: bridge: lightweight HPS-to-FPGA bridge enabled ($B5/class/fpga_bridge/br1/state)"
+has board-classes-ok "ok: bridge: lightweight HPS-to-FPGA bridge enabled ($B5/class/fpga_bridge/br1/state: enabled)"
 rm -r "$B5/class/fpga_manager" "$B5/class/fpga_bridge"
 
 # fpgamr.ko loaded: its driver's attributes, one broken state at a time

@@ -194,8 +194,8 @@ class DoctorTest {
             assertEquals(1, noModule.code());
             assertEquals(List.of("FAIL: module: fpgamr.ko is not loaded (no " + sys + "/module/fpgamr): load it with 'modprobe fpgamr' "
                 + "(kernel/README.md, \"Load it on a node\")",
-                "skip: fpga: not read: fpgamr.ko, which reads the FPGA manager, is not loaded, and the kernel has no fpga_manager class",
-                "skip: bridge: not read: fpgamr.ko, which reads the reset manager, is not loaded, and the kernel has no lwhps2fpga bridge",
+                "skip: fpga: not read: fpgamr.ko is not loaded, and the kernel has no entry in /sys/class/fpga_manager",
+                "skip: bridge: not read: fpgamr.ko is not loaded, and the kernel has no lwhps2fpga in /sys/class/fpga_bridge",
                 "skip: port: not read: fpgamr.ko, which reads the SDRAM controller, is not loaded", node,
                 "skip: device: not checked: the module is not loaded"), noModule.out());
 
