@@ -331,6 +331,10 @@ static int fpgamr_setup(struct fpgamr_dev *fdev, struct platform_device *pdev)
 {
 	int ret;
 
+	/* the registers answer only in a programmed FPGA, its bridge released */
+	ret = fpgamr_hps_probe(&pdev->dev);
+	if (ret)
+		return ret;
 	ret = fpgamr_setup_regs(fdev, pdev);
 	if (ret)
 		return ret;
@@ -355,7 +359,7 @@ static int fpgamr_probe(struct platform_device *pdev)
 	ret = fpgamr_setup(fdev, pdev);
 	if (ret)
 		goto err_put;
-	ret = fpgamr_port_probe(&pdev->dev, &fdev->port);
+	ret = fpgamr_port_probe(&pdev->dev, &fdev->port, fdev->bus_bytes * 8);
 	if (ret)
 		goto err_put;
 	ret = fpgamr_register(fdev);
@@ -417,6 +421,8 @@ static struct platform_driver fpgamr_driver = {
 	.driver = {
 		.name = FPGAMR_DRV_NAME,
 		.of_match_table = fpgamr_of_match,
+		/* the FPGA's, the bridge's and the port's state, bound or not */
+		.groups = fpgamr_hps_groups,
 		/* no unbind from sysfs while user space may hold buffers */
 		.suppress_bind_attrs = true,
 	},

@@ -29,7 +29,13 @@
  *    controller and system manager (on the ARM test machine syscons over
  *    memory, test/vexpress-board.dtsi), their registers as the bootloader
  *    and the bridge driver leave them: fpga2sdram=enabled (at load),
- *    reset or unconfigured (the fixtures of test/port_state.c).
+ *    reset, unconfigured or narrow (the fixtures of test/port_state.c);
+ *  - the FPGA manager's stat and the reset manager's brgmodrst, where the
+ *    tree has those blocks (memory on the ARM test machine,
+ *    test/virt-board.dtsi): hps=ready (at load: user mode, bridges out of
+ *    reset), unprogrammed (configuration phase, every bridge in reset, as
+ *    a cold boot without the .rbf leaves them) or bridge-reset (user mode,
+ *    every bridge in reset).
  */
 
 #include <linux/dma-mapping.h>
@@ -142,6 +148,7 @@ static const struct {
 	{ "enabled", 0x3ff, 0x3ff },
 	{ "reset", 0x3ff, 0 },		/* the fpga2sdram bridge not enabled */
 	{ "unconfigured", 0, 0 },	/* a stock SPL */
+	{ "narrow", 0x311, 0x3fff },	/* an SPL of a 64-bit port's design */
 };
 
 static int sim_port_write(unsigned int i)
@@ -173,7 +180,46 @@ static const struct kernel_param_ops sim_port_ops = {
 };
 module_param_cb(fpga2sdram, &sim_port_ops, NULL, 0200);
 MODULE_PARM_DESC(fpga2sdram,
-		 "the FPGA-to-SDRAM port's registers: enabled (at load), reset or unconfigured (a tree with the altr,sdr-ctl and altr,sys-mgr syscons only)");
+		 "the FPGA-to-SDRAM port's registers: enabled (at load), reset, unconfigured or narrow (a tree with the altr,sdr-ctl and altr,sys-mgr syscons only)");
+
+/* the FPGA manager's stat and brgmodrst in each state (test/port_state.c's fixtures) */
+static const struct {
+	const char *name;
+	struct fpgamr_hps_regs regs;
+} sim_hps[] = {
+	{ "ready", { 0x54, 0x0 } },
+	{ "unprogrammed", { 0x52, 0x7 } },
+	{ "bridge-reset", { 0x54, 0x7 } },
+};
+
+static int sim_hps_write(unsigned int i)
+{
+	struct regmap *fpgamgr, *rstmgr;
+	int ret;
+
+	ret = fpgamr_hps_regmaps(&fpgamgr, &rstmgr);
+	if (ret)
+		return ret;
+	return regmap_write(fpgamgr, FPGAMR_FPGAMGR_STAT, sim_hps[i].regs.fpgamgr_stat) ?:
+	       regmap_write(rstmgr, FPGAMR_RSTMGR_BRGMODRST, sim_hps[i].regs.brgmodrst);
+}
+
+static int sim_set_hps(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sim_hps); i++)
+		if (sysfs_streq(val, sim_hps[i].name))
+			return sim_hps_write(i);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops sim_hps_ops = {
+	.set = sim_set_hps,
+};
+module_param_cb(hps, &sim_hps_ops, NULL, 0200);
+MODULE_PARM_DESC(hps,
+		 "the FPGA manager's stat and the reset manager's brgmodrst: ready (at load), unprogrammed or bridge-reset (a tree with altr,socfpga-fpga-mgr and altr,rst-mgr only)");
 
 static int sim_unplug(const char *val, const struct kernel_param *kp)
 {
@@ -337,6 +383,10 @@ static int __init sim_init(void)
 		goto err;
 	/* the port as a configured board has it, where the tree has one */
 	ret = sim_np ? sim_port_write(0) : 0;
+	if (ret && ret != -ENODEV)
+		goto err;
+	/* and the FPGA programmed, its bridges released */
+	ret = sim_np ? sim_hps_write(0) : 0;
 	if (ret && ret != -ENODEV)
 		goto err;
 	ret = misc_register(&sim_misc);

@@ -90,8 +90,10 @@ expect "insmod uio" insmod /lib/modules/uio.ko
 # no bitstream: the window holds no design, the driver creates nothing
 expect "insmod fpgamr (no accelerator)" insmod /fpgamr.ko
 run_test none
-[ -n "$DT" ] && expect "the device-tree probe without a bitstream is refused and logged" \
-	logged "DESIGN_ID is 0x00000000, not 0x4d443541"
+# (on ARM the FPGA manager's page reads 0 until fpgamr_sim.ko writes it:
+# the FPGA powered off, so the probe refuses before any register read)
+[ -n "$DT" ] && expect "the device-tree probe of an FPGA not in user mode is refused and logged" \
+	logged "FPGA not in user mode: powered off (FPGA manager stat 0x00000000, mode 0, msel 0x00)"
 expect "rmmod fpgamr" rmmod fpgamr
 
 expect_fail "insmod max_buf_bytes=0 is refused" insmod /fpgamr.ko max_buf_bytes=0
@@ -129,9 +131,10 @@ if [ -n "$DT" ]; then
 	enabled="FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, handoff 0x000003ff: 2 command, 4 read, 4 write data ports, up to 256 bits)"
 	reset="FPGA-to-SDRAM port in reset (fpgaportrst 0x00000000, handoff 0x000003ff: 2 command, 4 read, 4 write data ports held): the fpga2sdram bridge is not enabled; DMA cannot complete"
 	unconf="FPGA-to-SDRAM port not configured (handoff 0x00000000, fpgaportrst 0x00000000): the bootloader's SPL was not built from this design's handoff; DMA cannot complete"
+	narrow="FPGA-to-SDRAM port 64 bits wide, the design's bus 256 bits (fpgaportrst 0x00003fff, handoff 0x00000311, cportwidth 0x00000000): the bootloader's SPL was built from another design's handoff; build it from this design's; DMA cannot complete"
 	expect "the probe read the port: enabled" logged "$enabled"
 	expect "sysfs fpga2sdram says so" test "$(attr fpga2sdram)" = "$enabled"
-	for state in reset unconf; do
+	for state in reset unconf narrow; do
 		eval line=\$$state
 		echo "$state" | sed 's/unconf/unconfigured/' > "$port"
 		expect "port $state: sysfs fpga2sdram reads the registers again" \
@@ -142,8 +145,55 @@ if [ -n "$DT" ]; then
 			grep -qxF "node-search: uio: the kernel refused the job: $line (see hdl/README.md, On a DE10-Nano)" /tmp/port.out
 		expect "... and the kernel's" logged "job refused: $line"
 	done
+	# the port in reset: the bare doctor finds the bound accelerator and
+	# fails on the port's line, its DMA layer not tried (fpgamr_sim.ko's
+	# window says no clock, so the design layer fails too)
+	echo reset > "$port"
+	fpgamr-doctor > /tmp/port.out 2>&1
+	expect "port reset: the bare doctor exits 1" test $? = 1
+	expect "... on the port's line" \
+		grep -qxF "FAIL: port: $reset (hdl/README.md, On a DE10-Nano)" /tmp/port.out
+	expect "... the DMA layer not tried" grep -q "^skip: dma: not checked: " /tmp/port.out
+	sed 's/^/  /' /tmp/port.out
 	echo enabled > "$port"
 	expect "port enabled again" test "$(attr fpga2sdram)" = "$enabled"
+
+	# the FPGA and its lightweight bridge, read before the probe reads a
+	# register: fpgamr_sim.ko writes the FPGA manager's stat and the reset
+	# manager's brgmodrst (test/port_state.c's fixtures); the probe refuses
+	# the node in one line, the driver's sysfs gives the same line bound or
+	# not, and the bare doctor fails on it
+	drv=/sys/bus/platform/drivers/fpgamr-md5
+	hps=/sys/module/fpgamr_sim/parameters/hps
+	user="FPGA in user mode (FPGA manager stat 0x00000054, msel 0x0a)"
+	lwout="lightweight HPS-to-FPGA bridge out of reset (brgmodrst 0x00000000)"
+	unprog="FPGA not in user mode: in its configuration phase (FPGA manager stat 0x00000052, mode 2, msel 0x0a): it is not programmed; load this design's .rbf before Linux boots (the boot script, hdl/README.md, On a DE10-Nano)"
+	lwreset="lightweight HPS-to-FPGA bridge in reset (brgmodrst 0x00000007): the accelerator's registers cannot be read; release it after loading the .rbf (U-Boot's 'bridge enable', hdl/README.md, On a DE10-Nano)"
+	expect "the driver's fpga_manager: user mode" test "$(cat $drv/fpga_manager)" = "$user"
+	expect "... lw_bridge: out of reset" test "$(cat $drv/lw_bridge)" = "$lwout"
+	expect "... fpga2sdram: the port" test "$(cat $drv/fpga2sdram)" = "$enabled"
+	expect "rmmod fpgamr" rmmod fpgamr
+	for state in unprogrammed bridge-reset; do
+		if [ $state = unprogrammed ]; then
+			line=$unprog layer=fpga file=fpga_manager
+		else
+			line=$lwreset layer=bridge file=lw_bridge
+		fi
+		echo $state > "$hps"
+		expect "$state: insmod fpgamr" insmod /fpgamr.ko
+		expect "... the probe refuses the node" test ! -e $drv/ff200000.md5acc
+		expect "... in one line" logged "fpgamr-md5 ff200000.md5acc: $line"
+		expect "... the driver's $file says it" test "$(cat $drv/$file)" = "$line"
+		fpgamr-doctor > /tmp/hps.out 2>&1
+		expect "... the bare doctor exits 1" test $? = 1
+		expect "... on that line" grep -qxF "FAIL: $layer: $line" /tmp/hps.out
+		expect "... the node's device not checked" grep -qxF \
+			"skip: device: not checked: fpgamr.ko does not bind the accelerator while the FPGA or its bridge is not ready" /tmp/hps.out
+		expect "rmmod fpgamr" rmmod fpgamr
+	done
+	echo ready > "$hps"
+	expect "FPGA ready again: insmod fpgamr" insmod /fpgamr.ko max_buf_bytes=8388608
+	expect "... the probe binds the node" test -e $drv/ff200000.md5acc
 fi
 
 # one container, one device: the devices cgroup (v1) as YARN's devices
@@ -308,7 +358,9 @@ if [ -n "$DT" ]; then
 	expect "doctor: the interrupt delivered" grep -q "^ok: interrupt: a 64-value search job ended by its interrupt" /tmp/doctor.log
 	expect "doctor: the DMA round trip equals the CPU kernel (neon)" \
 		grep -q "^ok: dma: 4096 values hashed by the device through its DMA (.*), every digest equal to the CPU kernel's (neon)$" /tmp/doctor.log
-	expect "doctor: seven layers, every one ok" test "$(grep -c '^ok: ' /tmp/doctor.log)" = 7
+	expect "doctor: the FPGA, its bridge and the port, as the module reads them" \
+		grep -qxF "ok: port: $enabled" /tmp/doctor.log
+	expect "doctor: ten layers (a Cyclone V's), every one ok" test "$(grep -c '^ok: ' /tmp/doctor.log)" = 10
 	# a DMA that never completes: the memory answers no handshake until
 	# the kernel's ABORT; the driver's line names the path to memory as
 	# found (the port enabled, this machine has no FPGA bridges)

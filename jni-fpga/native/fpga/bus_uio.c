@@ -24,6 +24,7 @@
 #include "port_diag.h"
 
 #define FPGA_BRIDGES "/sys/class/fpga_bridge"
+#define FPGA_MANAGERS "/sys/class/fpga_manager"
 
 typedef struct uio_ctx {
     int uio_fd;
@@ -62,7 +63,7 @@ static int u_submit(void *c, const fpgamr_job *j, char *err, size_t errlen)
     int e = errno;
     if (e == ENOLINK) {  /* the port the job's DMA goes through cannot carry it */
         char why[384];
-        fpgamr_port_diagnose(x->devdir, FPGA_BRIDGES, why, sizeof why);
+        fpgamr_port_diagnose(x->devdir, FPGA_BRIDGES, FPGA_MANAGERS, why, sizeof why);
         snprintf(err, errlen, "uio: the kernel refused the job: %s", why);
         return FPGAMR_EIO;
     }
@@ -139,7 +140,7 @@ static void u_irq_done(void *c)
 static void u_diagnose(void *c, char *buf, size_t len)
 {
     uio_ctx *x = c;
-    fpgamr_port_diagnose(x->devdir, FPGA_BRIDGES, buf, len);
+    fpgamr_port_diagnose(x->devdir, FPGA_BRIDGES, FPGA_MANAGERS, buf, len);
 }
 static uint64_t u_sim_ns(void *c) { (void)c; return 0; }
 static void u_close(void *c)

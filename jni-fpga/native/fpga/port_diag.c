@@ -3,7 +3,8 @@
  * (fpgamr.ko's sysfs attribute fpga2sdram, read from the SDRAM controller's
  * registers at each read; only on a Cyclone V, kernel/fpgamr-port.c) and the
  * FPGA bridges the design goes through (the fpga_bridge class: brN/name and
- * brN/state). */
+ * brN/state); with both fine, where the kernel has an FPGA manager (the
+ * fpga_manager class), the stall of a port after Linux reprograms the FPGA. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdio.h>
@@ -81,7 +82,23 @@ static int describe_bridges(const char *bridges, char *out, size_t len)
     return 0;
 }
 
-int fpgamr_port_diagnose(const char *devdir, const char *bridges, char *out, size_t len)
+/* the first FPGA manager of the class folder (its brN-like name in out); 0 when there is one */
+static int first_manager(const char *managers, char *out, size_t len)
+{
+    DIR *dir = opendir(managers);
+    if (!dir) return -1;
+    struct dirent *e;
+    int found = -1;
+    while (found && (e = readdir(dir)) != NULL)
+        if (e->d_name[0] != '.') {
+            snprintf(out, len, "%s/%.63s", managers, e->d_name);
+            found = 0;
+        }
+    closedir(dir);
+    return found;
+}
+
+int fpgamr_port_diagnose(const char *devdir, const char *bridges, const char *managers, char *out, size_t len)
 {
     char port[256], br[256];
     int have_port = read_line(devdir, "fpga2sdram", port, sizeof port) == 0;
@@ -95,6 +112,16 @@ int fpgamr_port_diagnose(const char *devdir, const char *bridges, char *out, siz
     if (bridge_off) {
         snprintf(out, len, "%s%s: the overlay enables the design's bridges (%s)", what, br, SEE_BOARD);
         return FPGAMR_PATH_BRIDGE;
+    }
+    char mgr[600];
+    if (have_port && first_manager(managers, mgr, sizeof mgr) == 0) {
+        /* the SDRAM controller takes a port's configuration only at staticcfg.applycfg, which only the bootloader sets */
+        snprintf(out, len,
+                 "%s%s: the design did not answer, or the port stalled because Linux reprogrammed the FPGA (%s): the SDRAM "
+                 "controller applies the port's configuration only when the bootloader sets staticcfg.applycfg; load the "
+                 "design at boot and reboot (%s)",
+                 what, br, mgr, SEE_BOARD);
+        return FPGAMR_PATH_FINE;
     }
     snprintf(out, len, "%s%s: the design did not answer", what, br);
     return FPGAMR_PATH_FINE;

@@ -15,7 +15,10 @@ enum {
 /* One line (no newline) into out naming what was found: devdir is the
  * accelerator's platform device in sysfs (/sys/class/uio/uioN/device, where
  * fpgamr.ko puts fpga2sdram on a Cyclone V), bridges the fpga_bridge class
- * (/sys/class/fpga_bridge). Returns FPGAMR_PATH_*. */
-int fpgamr_port_diagnose(const char *devdir, const char *bridges, char *out, size_t len);
+ * (/sys/class/fpga_bridge), managers the fpga_manager class
+ * (/sys/class/fpga_manager: where it has an FPGA manager, Linux may have
+ * reprogrammed the FPGA, after which the port stalls). Returns
+ * FPGAMR_PATH_*. */
+int fpgamr_port_diagnose(const char *devdir, const char *bridges, const char *managers, char *out, size_t len);
 
 #endif

@@ -10,13 +10,25 @@
  * driver's), design (pipelines, bus width, clock, as the device says),
  * interrupt (a job's end delivered), dma (one batch hashed through the
  * device's DMA, compared with the CPU kernel's digests).
+ * On a Cyclone V SoC (the device tree's root compatible names
+ * altr,socfpga-cyclone5) four board layers come between module and device:
+ * fpga (the FPGA in user mode), bridge (the lightweight HPS-to-FPGA bridge
+ * out of reset), port (the FPGA-to-SDRAM port enabled, as wide as the
+ * design's bus), as fpgamr.ko reads them from the HPS's registers (its
+ * driver's sysfs, kernel/fpgamr-port.c), or the kernel's fpga_manager and
+ * fpga_bridge classes without the module; all are sysfs reads, which answer
+ * whatever the FPGA's state. Without --device, on a Cyclone V it checks
+ * those and whether the accelerator's node is bound (for a bare 'fpgamr
+ * doctor' that found no accelerator); elsewhere it says there is none.
  * Exit 1 on any FAIL, 2 on a usage error, else 0 (busy included).
  *
  * It drives the device through the driver's buses (fpga/fpgamr_bus.h), the
  * same code the job runs, but job by job, so that it can say which part of
  * a job failed. A simulated device (vsim) has no module, device tree or
  * nodes: those layers say n/a. --sysfs-root DIR reads sysfs under DIR (the
- * module and device-tree layers read only). Statically linked with
+ * module, board and device-tree layers read only): tests give it a board's
+ * layout. The device tree is read at /sys/firmware/devicetree/base, where
+ * the kernel has it (/proc/device-tree is a link there, and needs /proc). Statically linked with
  * libfpgamr's objects: it runs where there is no JVM (the ARM guest). */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -39,7 +51,9 @@
 #include "fpgamr_md5.h"
 #include "fpgamr_regs.h"
 
-#define USAGE "usage: fpgamr-doctor --device uio:/dev/uioN|vsim:pipelines=N[,...] [--sysfs-root DIR] [--values N]"
+#define USAGE "usage: fpgamr-doctor [--device uio:/dev/uioN|vsim:pipelines=N[,...]] [--sysfs-root DIR] [--values N]"
+#define CYCLONE5 "altr,socfpga-cyclone5"
+#define DRIVER_DIR "/sys/bus/platform/drivers/fpgamr-md5"
 #define PROBE_VALUES 64u  /* the interrupt layer's search: no hits, so no DMA */
 
 static int failed;
@@ -148,8 +162,8 @@ static int check_module(const char *root)
     return 0;
 }
 
-/* a compatible property (NUL-separated strings) naming ours */
-static int compatible_ours(const char *path)
+/* a compatible property (NUL-separated strings) naming want */
+static int compatible_has(const char *path, const char *want)
 {
     char buf[512];
     FILE *f = fopen(path, "rb");
@@ -158,9 +172,11 @@ static int compatible_ours(const char *path)
     fclose(f);
     buf[n] = 0;
     for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
-        if (strcmp(buf + i, FPGAMR_OF_COMPATIBLE) == 0) return 1;
+        if (strcmp(buf + i, want) == 0) return 1;
     return 0;
 }
+
+static int compatible_ours(const char *path) { return compatible_has(path, FPGAMR_OF_COMPATIBLE); }
 
 /* depth-first search of the device tree for our node; 1 and its folder in out */
 static int find_node(const char *dir, int depth, char *out, size_t olen)
@@ -209,6 +225,179 @@ static void check_devicetree(const char *root)
         return;
     }
     say("ok", "devicetree", "node %s, compatible \"%s\"", node + strlen(base), FPGAMR_OF_COMPATIBLE);
+}
+
+/* ------------------------------------------------------------------ the board: a Cyclone V SoC */
+static int is_cyclone5(const char *root)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sys/firmware/devicetree/base/compatible", root);
+    return compatible_has(path, CYCLONE5);
+}
+
+/* the first brN of a class folder whose file 'key' reads want (want NULL: any); its 'state' in st */
+static int class_state(const char *dir, const char *key, const char *want, char *st, size_t slen, char *which, size_t wlen)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    struct dirent *e;
+    int found = -1;
+    while (found && (e = readdir(d))) {
+        char path[4400], v[128];
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, key);
+        if (want && (read_line(path, v, sizeof v) != 0 || strcmp(v, want) != 0)) continue;
+        snprintf(path, sizeof path, "%s/%s/state", dir, e->d_name);
+        if (read_line(path, st, slen) == 0) {
+            snprintf(which, wlen, "%s/%s/state", dir, e->d_name);
+            found = 0;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* a line of the module's driver sysfs: 0, -1 when unreadable */
+static int driver_line(const char *root, const char *name, char *buf, size_t len)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s" DRIVER_DIR "/%s", root, name);
+    return read_line(path, buf, len);
+}
+
+/* a board layer: the module's driver attribute, else the kernel's class (fpga_manager, fpga_bridge) */
+typedef struct board_layer {
+    const char *layer;
+    const char *attr, *ok_prefix;       /* the attribute, and how its line starts when all is well */
+    const char *cls, *name, *ok_state;  /* the class's first entry named name (NULL: any), its state when all is well */
+    const char *good, *bad, *fix;       /* what the class's state says, well or not, and what to do */
+} board_layer;
+
+static const board_layer FPGA_LAYER = {
+    "fpga", "fpga_manager", "FPGA in user mode", "fpga_manager", NULL, "operating", "FPGA in user mode", "FPGA not in user mode",
+    "it is not programmed; load this design's .rbf before Linux boots (the boot script, hdl/README.md, On a DE10-Nano)"};
+static const board_layer BRIDGE_LAYER = {
+    "bridge", "lw_bridge", "lightweight HPS-to-FPGA bridge out of reset", "fpga_bridge", "lwhps2fpga", "enabled",
+    "lightweight HPS-to-FPGA bridge enabled", "lightweight HPS-to-FPGA bridge not enabled",
+    "the accelerator's registers cannot be read; enable it (the design's overlay, hdl/README.md, On a DE10-Nano)"};
+
+/* 0 when the layer is well, or -1 after its FAIL line (or a skip: nothing to read it from) */
+static int check_board_layer(const char *root, int module_ok, const board_layer *b)
+{
+    char line[512], dir[4096], which[4400];
+    if (module_ok && driver_line(root, b->attr, line, sizeof line) == 0) {
+        int ok = strncmp(line, b->ok_prefix, strlen(b->ok_prefix)) == 0;
+        say(ok ? "ok" : "FAIL", b->layer, "%s", line);
+        return ok ? 0 : -1;
+    }
+    snprintf(dir, sizeof dir, "%s/sys/class/%s", root, b->cls);
+    if (class_state(dir, "name", b->name, line, sizeof line, which, sizeof which) == 0) {
+        if (strcmp(line, b->ok_state) == 0) {
+            say("ok", b->layer, "%s (%s: %s)", b->good, which, line);
+            return 0;
+        }
+        say("FAIL", b->layer, "%s (%s: %s): %s", b->bad, which, line, b->fix);
+        return -1;
+    }
+    say("skip", b->layer, "not read: fpgamr.ko is not loaded, and the kernel has no %s in /sys/class/%s",
+        b->name ? b->name : "entry", b->cls);
+    return -1;
+}
+
+/* the FPGA-to-SDRAM port: the bound device's line (it knows the design's bus width), else the driver's */
+static int check_port(const char *root, const char *devdir, int module_ok)
+{
+    char line[512], path[4400];
+    int have = 0;
+    if (devdir) {
+        snprintf(path, sizeof path, "%s/fpga2sdram", devdir);
+        have = read_line(path, line, sizeof line) == 0;
+    }
+    if (!have && module_ok) have = driver_line(root, "fpga2sdram", line, sizeof line) == 0;
+    if (!have) {
+        say("skip", "port", "not read: fpgamr.ko, which reads the SDRAM controller, is not loaded");
+        return -1;
+    }
+    if (strncmp(line, "FPGA-to-SDRAM port enabled", 26) == 0) {
+        say("ok", "port", "%s", line);
+        return 0;
+    }
+    say("FAIL", "port", "%s (hdl/README.md, On a DE10-Nano)", line);
+    return -1;
+}
+
+/* the board's layers; 0 when the accelerator's registers can be read (the FPGA and its bridge ready) */
+static int check_board(const char *root, const char *devdir, int module_ok, int *port_ok)
+{
+    int fpga = check_board_layer(root, module_ok, &FPGA_LAYER);
+    int bridge = check_board_layer(root, module_ok, &BRIDGE_LAYER);
+    *port_ok = check_port(root, devdir, module_ok) == 0;
+    return fpga || bridge ? -1 : 0;
+}
+
+/* the UIO node of the first device fpgamr.ko bound whose UIO name is ours ("/dev/uioN" in out); 0 when found */
+static int bound_uio(const char *root, char *out, size_t olen)
+{
+    char drv[4096], path[4700], name[64];
+    snprintf(drv, sizeof drv, "%s" DRIVER_DIR, root);
+    DIR *d = opendir(drv);
+    if (!d) return -1;
+    struct dirent *e;
+    int found = -1;
+    while (found && (e = readdir(d))) {
+        snprintf(path, sizeof path, "%s/%.255s/uio", drv, e->d_name);
+        DIR *u = e->d_name[0] == '.' ? NULL : opendir(path);
+        struct dirent *f;
+        while (u && found && (f = readdir(u))) {
+            snprintf(path, sizeof path, "%s/%.255s/uio/%.64s/name", drv, e->d_name, f->d_name);
+            if (strncmp(f->d_name, "uio", 3) == 0 && read_line(path, name, sizeof name) == 0 && strcmp(name, FPGAMR_UIO_NAME) == 0) {
+                snprintf(out, olen, "uio:/dev/%.64s", f->d_name);
+                found = 0;
+            }
+        }
+        if (u) closedir(u);
+    }
+    closedir(d);
+    return found;
+}
+
+/* no --device: a Cyclone V's layers and whether the accelerator's node is bound; else none here */
+static int check_node_only(const char *root)
+{
+    char drv[4096], uio[4400], dev[256] = "";
+    if (!is_cyclone5(root)) {
+        say("n/a", "device", "no FPGA accelerator on this node (no /sys/class/uio/uioN named " FPGAMR_UIO_NAME ", and not a Cyclone V "
+            "SoC: the device tree's root is not compatible with \"" CYCLONE5 "\"); name one with --device SPEC");
+        return 0;
+    }
+    int module_ok = check_module(root) == 0, port_ok;
+    int ready = check_board(root, NULL, module_ok, &port_ok) == 0;
+    check_devicetree(root);
+    if (!module_ok) {
+        say("skip", "device", "not checked: the module is not loaded");
+        return 1;
+    }
+    if (!ready) {
+        say("skip", "device", "not checked: fpgamr.ko does not bind the accelerator while the FPGA or its bridge is not ready");
+        return 1;
+    }
+    snprintf(drv, sizeof drv, "%s" DRIVER_DIR, root);
+    DIR *d = opendir(drv);
+    struct dirent *e;
+    int bound = 0;
+    while (d && !bound && (e = readdir(d))) {
+        snprintf(uio, sizeof uio, "%s/%.255s/uio", drv, e->d_name);
+        bound = e->d_name[0] != '.' && is_dir(uio);
+        if (bound) snprintf(dev, sizeof dev, "%s", e->d_name);
+    }
+    if (d) closedir(d);
+    if (bound)
+        say("FAIL", "device", "fpgamr.ko bound %s but its UIO device is not named \"" FPGAMR_UIO_NAME "\" in /sys/class/uio: name it with "
+            "--device uio:/dev/uioN", dev);
+    else
+        say("FAIL", "device", "the accelerator's node is not bound to fpgamr.ko (no device in %s): its probe refused it; "
+            "'dmesg | grep fpgamr' says why", drv);
+    return 1;
 }
 
 /* ------------------------------------------------------------------ device nodes */
@@ -569,9 +758,11 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    char found[128];
     if (!spec) {
-        fprintf(stderr, "fpgamr-doctor: no device given\n%s\n", USAGE);
-        return 2;
+        /* a bound accelerator is checked as if given; else why there is none */
+        if (!is_cyclone5(root) || bound_uio(root, found, sizeof found) != 0) return check_node_only(root);
+        spec = found;
     }
     int uio = strncmp(spec, "uio:", 4) == 0;
     int vsim = strcmp(spec, "vsim") == 0 || strncmp(spec, "vsim:", 5) == 0;
@@ -580,6 +771,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *opts = uio ? spec + 4 : (spec[4] ? spec + 5 : "");
+    int port_ok = 1;
     char node[256] = "", lock[4096] = "", val[64], err[1024] = "", dma[300] = "";
     doctor d;
     memset(&d, 0, sizeof d);
@@ -592,11 +784,22 @@ int main(int argc, char **argv)
         }
         memcpy(node, opts, nl);
         snprintf(lock, sizeof lock, "%s", node);
-        int module_ok = check_module(root) == 0;
+        int module_ok = check_module(root) == 0, board_ok = 0;
+        if (is_cyclone5(root)) {
+            char devdir[4400];
+            const char *b = strrchr(node, '/');
+            snprintf(devdir, sizeof devdir, "%s/sys/class/uio/%s/device", root, b ? b + 1 : node);
+            board_ok = check_board(root, devdir, module_ok, &port_ok);
+        }
         check_devicetree(root);
         if (!module_ok) {
             say("skip", "device", "not checked: the module is not loaded");
             rest("skip", "regmap", "not checked: the module is not loaded");
+            return 1;
+        }
+        if (board_ok) {
+            say("skip", "device", "not checked: the FPGA or its bridge is not ready");
+            rest("skip", "regmap", "not checked: the FPGA or its bridge is not ready");
             return 1;
         }
         if (check_uio_nodes(root, node, dma, sizeof dma) != 0) {
@@ -648,7 +851,10 @@ int main(int argc, char **argv)
         rest("skip", "interrupt", "not checked: the design fails");
     } else {
         int irq_ok = check_interrupt(&d) == 0;
-        check_dma(&d, values, irq_ok);
+        if (port_ok)
+            check_dma(&d, values, irq_ok);
+        else
+            say("skip", "dma", "not checked: the FPGA-to-SDRAM port fails");
     }
     d.bus.close(d.bus.ctx);
     return failed ? 1 : 0;

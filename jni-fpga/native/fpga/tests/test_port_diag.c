@@ -58,14 +58,15 @@ static void bridges(const char *lw, const char *f2s)
 
 static void expect(const char *what, int verdict, const char *line)
 {
-    char dev[300], br[300], got[1024];
+    char dev[300], br[300], mgr[300], got[1024];
     snprintf(dev, sizeof dev, "%s/device", root);
     snprintf(br, sizeof br, "%s/bridges", root);
-    int v = fpgamr_port_diagnose(dev, br, got, sizeof got);
+    snprintf(mgr, sizeof mgr, "%s/managers", root);
+    int v = fpgamr_port_diagnose(dev, br, mgr, got, sizeof got);
     CHECK(v == verdict && strcmp(got, line) == 0, "%s: verdict %d (want %d)\n  got  %s\n  want %s", what, v, verdict, got,
           line);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s/device' '%s/bridges'", root, root);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/device' '%s/bridges' '%s/managers'", root, root, root);
     CHECK(system(cmd) == 0, "%s", cmd);
 }
 
@@ -113,6 +114,18 @@ int main(void)
     expect("port and bridges fine", FPGAMR_PATH_FINE,
            "FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, handoff 0x000003ff: 2 command, 4 read, 4 write data ports, "
            "up to 256 bits) and bridges lwhps2fpga, fpga2sdram enabled: the design did not answer");
+
+    port(0x3ff, 0x3ff);  /* everything as it should be, on a kernel that can reprogram the FPGA */
+    bridges("enabled", "enabled");
+    put("managers/fpga0/name", "Altera SOCFPGA FPGA Manager");
+    snprintf(want, sizeof want,
+             "FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, handoff 0x000003ff: 2 command, 4 read, 4 write data ports, "
+             "up to 256 bits) and bridges lwhps2fpga, fpga2sdram enabled: the design did not answer, or the port stalled "
+             "because Linux reprogrammed the FPGA (%s/managers/fpga0): the SDRAM controller applies the port's configuration "
+             "only when the bootloader sets staticcfg.applycfg; load the design at boot and reboot (see hdl/README.md, On a "
+             "DE10-Nano)",
+             root);
+    expect("a kernel with an FPGA manager: the stall after a reprogram", FPGAMR_PATH_FINE, want);
 
     put("device/uevent", "");  /* not a Cyclone V: no fpga2sdram, no bridge class */
     snprintf(want, sizeof want,

@@ -1,7 +1,11 @@
 #!/bin/bash
 # test_doctor.sh BUILD_DIR: fpgamr-doctor against the simulated device (BUILD_DIR/libfpgamr-vsim-p4.so),
 # one layer broken at a time through the device's injected faults (fpgamr_vsim.h: regmap=, irq_lost,
-# dma_stall) and a sysfs root without the module; each case checks the doctor's lines and exit code.
+# dma_stall) and a sysfs root without the module; then, with no --device, a DE10-Nano's sysfs
+# layout (a fixture directory: the root compatible of U-Boot's and Linux's socfpga_cyclone5_de10_nano
+# DTS, fpgamr.ko's driver attributes holding the lines kernel/fpgamr-port.h writes, checked there by
+# test/port_state.c) in each broken state, and an x86 machine's; each case checks the doctor's lines
+# and exit code.
 # About 10 s here (the two timeouts are 1 s each).
 set -u
 B=$(cd "$1" && pwd)
@@ -104,6 +108,90 @@ has nonode "ok: module: fpgamr.ko loaded (srcversion 0123456789ABCDEF0123456)"
 starts nonode "FAIL: devicetree: no node compatible with \"fpgamr,md5-accel-1.0\" under $T/root/sys/firmware/devicetree/base: apply the design's overlay"
 starts nonode "FAIL: device: no UIO device uio0 ($T/root/sys/class/uio/uio0/name): fpgamr.ko did not bind the accelerator"
 
+# no --device: a machine that is not a Cyclone V SoC has no accelerator to find
+mkdir -p "$T/x86/sys/class"
+run x86 0 --sysfs-root "$T/x86"
+lines x86 1
+has x86 "n/a: device: no FPGA accelerator on this node (no /sys/class/uio/uioN named fpgamr-md5, and not a Cyclone V SoC: the device tree's root is not compatible with \"altr,socfpga-cyclone5\"); name one with --device SPEC"
+
+# no --device on a DE10-Nano: its device tree, the overlay's node, fpgamr.ko not loaded
+B5=$T/de10/sys
+mkdir -p "$B5/firmware/devicetree/base/soc/base-fpga-region/md5acc@ff200000"
+printf 'terasic,de10-nano\0altr,socfpga-cyclone5\0altr,socfpga\0' > "$B5/firmware/devicetree/base/compatible"
+printf 'fpgamr,md5-accel-1.0\0' > "$B5/firmware/devicetree/base/soc/base-fpga-region/md5acc@ff200000/compatible"
+run board-nomodule 1 --sysfs-root "$T/de10"
+lines board-nomodule 6
+has board-nomodule "FAIL: module: fpgamr.ko is not loaded (no $B5/module/fpgamr): load it with 'modprobe fpgamr' (kernel/README.md, \"Load it on a node\")"
+has board-nomodule "skip: fpga: not read: fpgamr.ko is not loaded, and the kernel has no entry in /sys/class/fpga_manager"
+has board-nomodule "skip: bridge: not read: fpgamr.ko is not loaded, and the kernel has no lwhps2fpga in /sys/class/fpga_bridge"
+has board-nomodule "skip: port: not read: fpgamr.ko, which reads the SDRAM controller, is not loaded"
+has board-nomodule "ok: devicetree: node /soc/base-fpga-region/md5acc@ff200000, compatible \"fpgamr,md5-accel-1.0\""
+has board-nomodule "skip: device: not checked: the module is not loaded"
+# ... with the kernel's FPGA manager and bridge classes (a kernel with CONFIG_FPGA): read from there
+mkdir -p "$B5/class/fpga_manager/fpga0" "$B5/class/fpga_bridge/br0" "$B5/class/fpga_bridge/br1"
+echo "Altera SOCFPGA FPGA Manager" > "$B5/class/fpga_manager/fpga0/name"
+echo "write init" > "$B5/class/fpga_manager/fpga0/state"
+echo fpga2sdram > "$B5/class/fpga_bridge/br0/name"; echo enabled > "$B5/class/fpga_bridge/br0/state"
+echo lwhps2fpga > "$B5/class/fpga_bridge/br1/name"; echo disabled > "$B5/class/fpga_bridge/br1/state"
+run board-classes 1 --sysfs-root "$T/de10"
+has board-classes "FAIL: fpga: FPGA not in user mode ($B5/class/fpga_manager/fpga0/state: write init): it is not programmed; load this design's .rbf before Linux boots (the boot script, hdl/README.md, On a DE10-Nano)"
+has board-classes "FAIL: bridge: lightweight HPS-to-FPGA bridge not enabled ($B5/class/fpga_bridge/br1/state: disabled): the accelerator's registers cannot be read; enable it (the design's overlay, hdl/README.md, On a DE10-Nano)"
+echo operating > "$B5/class/fpga_manager/fpga0/state"; echo enabled > "$B5/class/fpga_bridge/br1/state"
+run board-classes-ok 1 --sysfs-root "$T/de10"
+has board-classes-ok "ok: fpga: FPGA in user mode ($B5/class/fpga_manager/fpga0/state: operating)"
+has board-classes-ok "ok: bridge: lightweight HPS-to-FPGA bridge enabled ($B5/class/fpga_bridge/br1/state: enabled)"
+rm -r "$B5/class/fpga_manager" "$B5/class/fpga_bridge"
+
+# fpgamr.ko loaded: its driver's attributes, one broken state at a time
+mkdir -p "$B5/module/fpgamr" "$B5/bus/platform/drivers/fpgamr-md5"
+echo live > "$B5/module/fpgamr/initstate"
+echo 1.0.0 > "$B5/module/fpgamr/version"
+D=$B5/bus/platform/drivers/fpgamr-md5
+user="FPGA in user mode (FPGA manager stat 0x00000054, msel 0x0a)"
+unprog="FPGA not in user mode: in its configuration phase (FPGA manager stat 0x00000052, mode 2, msel 0x0a): it is not programmed; load this design's .rbf before Linux boots (the boot script, hdl/README.md, On a DE10-Nano)"
+lwout="lightweight HPS-to-FPGA bridge out of reset (brgmodrst 0x00000000)"
+lwreset="lightweight HPS-to-FPGA bridge in reset (brgmodrst 0x00000007): the accelerator's registers cannot be read; release it after loading the .rbf (U-Boot's 'bridge enable', hdl/README.md, On a DE10-Nano)"
+enabled="FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, handoff 0x000003ff: 2 command, 4 read, 4 write data ports, up to 256 bits)"
+reset="FPGA-to-SDRAM port in reset (fpgaportrst 0x00000000, handoff 0x000003ff: 2 command, 4 read, 4 write data ports held): the fpga2sdram bridge is not enabled; DMA cannot complete"
+board() { echo "$1" > "$D/fpga_manager"; echo "$2" > "$D/lw_bridge"; echo "$3" > "$D/fpga2sdram"; }
+board "$unprog" "$lwreset" "$reset"
+run board-unprogrammed 1 --sysfs-root "$T/de10"
+lines board-unprogrammed 6
+has board-unprogrammed "ok: module: fpgamr.ko loaded (version 1.0.0)"
+has board-unprogrammed "FAIL: fpga: $unprog"
+has board-unprogrammed "FAIL: bridge: $lwreset"
+has board-unprogrammed "FAIL: port: $reset (hdl/README.md, On a DE10-Nano)"
+has board-unprogrammed "skip: device: not checked: fpgamr.ko does not bind the accelerator while the FPGA or its bridge is not ready"
+board "$user" "$lwreset" "$enabled"
+run board-bridge 1 --sysfs-root "$T/de10"
+has board-bridge "ok: fpga: $user"
+has board-bridge "FAIL: bridge: $lwreset"
+has board-bridge "ok: port: $enabled"
+board "$user" "$lwout" "$reset"
+run board-port 1 --sysfs-root "$T/de10"
+has board-port "ok: bridge: $lwout"
+has board-port "FAIL: port: $reset (hdl/README.md, On a DE10-Nano)"
+# every board layer ok, but the node is not bound (its probe refused it)
+board "$user" "$lwout" "$enabled"
+run board-unbound 1 --sysfs-root "$T/de10"
+lines board-unbound 6
+has board-unbound "FAIL: device: the accelerator's node is not bound to fpgamr.ko (no device in $D): its probe refused it; 'dmesg | grep fpgamr' says why"
+# ... and no node at all
+rm -r "$B5/firmware/devicetree/base/soc/base-fpga-region/md5acc@ff200000"
+run board-nonode 1 --sysfs-root "$T/de10"
+starts board-nonode "FAIL: devicetree: no node compatible with \"fpgamr,md5-accel-1.0\" under $B5/firmware/devicetree/base: apply the design's overlay"
+# with --device on a Cyclone V: the board's layers come first; the port read is the bound device's, which knows the design's width
+mkdir -p "$B5/class/uio/uio0/device"
+echo fpgamr-md5 > "$B5/class/uio/uio0/name"
+width="FPGA-to-SDRAM port 64 bits wide, the design's bus 256 bits (fpgaportrst 0x00003fff, handoff 0x00000311, cportwidth 0x00044555): the bootloader's SPL was built from another design's handoff; build it from this design's; DMA cannot complete"
+echo "$width" > "$B5/class/uio/uio0/device/fpga2sdram"
+board "$user" "$lwreset" "$enabled"
+run board-device 1 --device uio:/dev/uio0 --sysfs-root "$T/de10"
+lines board-device 10
+has board-device "FAIL: port: $width (hdl/README.md, On a DE10-Nano)"
+has board-device "skip: device: not checked: the FPGA or its bridge is not ready"
+has board-device "skip: dma: not checked: the FPGA or its bridge is not ready"
+
 # a device held by a running job: busy, not a failure
 flock "$T/held.lock" sleep 60 &
 holder=$!
@@ -116,7 +204,6 @@ kill "$holder"
 holder=
 
 # usage errors
-run nodevice 2
 run badspec 2 --device pcie:0
 run badvalues 2 --device vsim:pipelines=4 --values 0
 

@@ -40,11 +40,15 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
  * layer by layer, one line each ({@code ok:}, {@code FAIL:}, {@code n/a:}, {@code busy:},
  * {@code skip:}). The device's layers are the native {@code fpgamr-doctor}'s
  * (jni-fpga/native/tools, shipped in the jar), run on the device given, else on the node's first
- * accelerator; this adds YARN's view of the node and the energy exporter. Exit 1 on any FAIL, 2
- * on a usage error.
+ * accelerator, else without a device: on a Cyclone V SoC that program then says why there is none
+ * (the FPGA not programmed, a bridge or the FPGA-to-SDRAM port in reset, the module not loaded, the
+ * node missing or unbound: each a FAIL), elsewhere that there is none (n/a). This adds YARN's view
+ * of the node and the energy exporter. {@code --sysfs-root DIR} reads sysfs under DIR (tests give
+ * it a board's layout). Exit 1 on any FAIL, 2 on a usage error.
  */
 final class Doctor {
-    static final String USAGE = "usage: fpgamr doctor [--device uio:/dev/uioN|vsim:pipelines=N[,...]] [--exporter HOST:PORT] [--node HOST] [--values N]";
+    static final String USAGE = "usage: fpgamr doctor [--device uio:/dev/uioN|vsim:pipelines=N[,...]] [--exporter HOST:PORT] [--node HOST] [--values N] "
+        + "[--sysfs-root DIR]";
     /** The program that checks the device's layers, built beside libfpgamr.so. */
     static final String PROGRAM = "fpgamr-doctor";
     /** Where the energy exporter's unit is installed (energy/systemd, deploy/ansible's energy_exporter role). */
@@ -68,12 +72,14 @@ final class Doctor {
         String node = null;
         String exporter = null;
         String values = null;
+        String sysfsRoot = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--device" -> device = value(args, ++i, "--device");
                 case "--exporter" -> exporter = value(args, ++i, "--exporter");
                 case "--values" -> values = value(args, ++i, "--values");
                 case "--node" -> node = value(args, ++i, "--node");
+                case "--sysfs-root" -> sysfsRoot = value(args, ++i, "--sysfs-root");
                 case "-h", "--help" -> {
                     out.println(USAGE);
                     return 0;
@@ -95,8 +101,11 @@ final class Doctor {
         if (values != null && !(values.matches("\\d{1,8}") && Long.parseLong(values) >= 1 && Long.parseLong(values) <= 1 << 24)) {
             throw new UsageException("doctor: --values must be 1..16777216 (the DMA round trip's values), got '" + values + "'");
         }
+        if (sysfsRoot != null && !Files.isDirectory(Path.of(sysfsRoot))) {
+            throw new UsageException("doctor: --sysfs-root: no directory '" + sysfsRoot + "'");
+        }
         Doctor d = new Doctor(out);
-        boolean hasDevice = d.device(spec, values);
+        boolean hasDevice = d.device(spec, values, sysfsRoot);
         d.yarn(yarnConf, node == null ? hostNames() : Set.of(node.toLowerCase(Locale.ROOT)), hasDevice);
         d.exporter(exporter);
         return d.failed ? 1 : 0;
@@ -117,20 +126,18 @@ final class Doctor {
         }
     }
 
-    /** The device's layers, by the native program; false when the node has no accelerator. */
-    private boolean device(DeviceSpec given, String values) {
+    /**
+     * The device's layers, by the native program; false when the node has no accelerator to use
+     * (the program then says why: none here, or a Cyclone V's board layers).
+     */
+    private boolean device(DeviceSpec given, String values, String sysfsRoot) {
         DeviceSpec spec = given;
         if (spec == null) {
-            Optional<String> first = firstAccelerator(Path.of("/sys"));
-            if (first.isEmpty()) {
-                say("n/a", "device", "no FPGA accelerator on this node (no /sys/class/uio/uioN named " + UIO_NAME
-                    + "); name one with --device SPEC");
-                return false;
-            }
-            spec = DeviceSpec.uio(first.get());
+            Optional<String> first = firstAccelerator(Path.of(sysfsRoot == null ? "/" : sysfsRoot, "sys"));
+            spec = first.map(DeviceSpec::uio).orElse(null);
         }
         String vsimDir = System.getenv("FPGAMR_VSIM_DIR");
-        if (spec.simulated() && spec.lib().isEmpty() && (vsimDir == null || vsimDir.isEmpty())) {
+        if (spec != null && spec.simulated() && spec.lib().isEmpty() && (vsimDir == null || vsimDir.isEmpty())) {
             Path model = FpgaEngine.packagedModel(spec.pipelines());
             if (model != null) {
                 spec = spec.withLib(model);
@@ -148,12 +155,18 @@ final class Doctor {
         if (program == null) {
             say("FAIL", "device", "this build has no " + PROGRAM + " for " + NativeArtifacts.platform() + " (looked in "
                 + String.join(", ", NativeArtifacts.searched(PROGRAM)) + "): build it (make -C jni-fpga/native)");
-            return true;
+            return spec != null;
         }
         try {
-            List<String> cmd = new java.util.ArrayList<>(List.of(program.toString(), "--device", spec.toString()));
-            if (values != null) {
+            List<String> cmd = new java.util.ArrayList<>(List.of(program.toString()));
+            if (spec != null) {
+                cmd.addAll(List.of("--device", spec.toString()));
+            }
+            if (values != null && spec != null) {
                 cmd.addAll(List.of("--values", values));
+            }
+            if (sysfsRoot != null) {
+                cmd.addAll(List.of("--sysfs-root", sysfsRoot));
             }
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             p.getOutputStream().close();
@@ -176,7 +189,7 @@ final class Doctor {
             Thread.currentThread().interrupt();
             say("FAIL", "device", "interrupted");
         }
-        return true;
+        return spec != null;
     }
 
     /** The node's first accelerator (by platform device name, as the NodeManager's plugin orders them), e.g. /dev/uio0. */

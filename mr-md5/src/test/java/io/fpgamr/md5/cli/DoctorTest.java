@@ -23,7 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code fpgamr doctor}: the native program's device layers on the jar's simulated device, then
  * YARN (none configured on the test class path: n/a; an embedded cluster's FPGA and CPU
- * NodeManagers, then its ResourceManager gone) and a real energy exporter, alive or gone.
+ * NodeManagers, then its ResourceManager gone) and a real energy exporter, alive or gone; and a
+ * bare {@code fpgamr doctor} (no --device) on a DE10-Nano's sysfs layout given by --sysfs-root (a
+ * fixture directory: the root compatible of the board's upstream device tree,
+ * U-Boot's and Linux's socfpga_cyclone5_de10_nano.dts, and fpgamr.ko's driver attributes holding
+ * the lines kernel/fpgamr-port.h writes, which kernel/test/port_state.c checks) in each broken
+ * state, and on a machine without a device tree.
  * About 10 s, and the embedded cluster's start (about 40 s here).
  */
 class DoctorTest {
@@ -132,10 +137,98 @@ class DoctorTest {
         assertTrue(line(gone, "yarn").endsWith("): start it, or correct yarn.resourcemanager.hostname in HADOOP_CONF_DIR"), line(gone, "yarn"));
     }
 
+    private static final String USER_MODE = "FPGA in user mode (FPGA manager stat 0x00000054, msel 0x0a)";
+    private static final String UNPROGRAMMED = "FPGA not in user mode: in its configuration phase (FPGA manager stat 0x00000052, mode 2, "
+        + "msel 0x0a): it is not programmed; load this design's .rbf before Linux boots (the boot script, hdl/README.md, On a DE10-Nano)";
+    private static final String LW_OUT = "lightweight HPS-to-FPGA bridge out of reset (brgmodrst 0x00000000)";
+    private static final String LW_RESET = "lightweight HPS-to-FPGA bridge in reset (brgmodrst 0x00000007): the accelerator's registers "
+        + "cannot be read; release it after loading the .rbf (U-Boot's 'bridge enable', hdl/README.md, On a DE10-Nano)";
+    private static final String PORT_ENABLED = "FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, handoff 0x000003ff: 2 command, "
+        + "4 read, 4 write data ports, up to 256 bits)";
+    private static final String PORT_RESET = "FPGA-to-SDRAM port in reset (fpgaportrst 0x00000000, handoff 0x000003ff: 2 command, "
+        + "4 read, 4 write data ports held): the fpga2sdram bridge is not enabled; DMA cannot complete";
+
+    /** A DE10-Nano's sysfs under root: its device tree with the overlay's node, and fpgamr.ko loaded unless states is null. */
+    private static Path board(Path root, String... states) throws Exception {
+        Path base = Files.createDirectories(root.resolve("sys/firmware/devicetree/base"));
+        Files.write(base.resolve("compatible"), "terasic,de10-nano\0altr,socfpga-cyclone5\0altr,socfpga\0".getBytes(StandardCharsets.US_ASCII));
+        Path node = Files.createDirectories(base.resolve("soc/base-fpga-region/md5acc@ff200000"));
+        Files.write(node.resolve("compatible"), "fpgamr,md5-accel-1.0\0".getBytes(StandardCharsets.US_ASCII));
+        if (states.length > 0) {
+            Path module = Files.createDirectories(root.resolve("sys/module/fpgamr"));
+            Files.writeString(module.resolve("initstate"), "live\n");
+            Files.writeString(module.resolve("version"), "1.0.0\n");
+            Path driver = Files.createDirectories(root.resolve("sys/bus/platform/drivers/fpgamr-md5"));
+            Files.writeString(driver.resolve("fpga_manager"), states[0] + "\n");
+            Files.writeString(driver.resolve("lw_bridge"), states[1] + "\n");
+            Files.writeString(driver.resolve("fpga2sdram"), states[2] + "\n");
+        }
+        return root;
+    }
+
+    /** The device's and board's lines of a bare doctor on root (YARN n/a, the exporter alive: their lines dropped). */
+    private Result bare(Path root, NodeExporter e) {
+        Result r = run("--sysfs-root", root.toString(), "--exporter", "127.0.0.1:" + e.port());
+        assertTrue(r.out().get(r.out().size() - 2).startsWith("n/a: yarn: "), String.join("\n", r.out()));
+        assertTrue(r.out().get(r.out().size() - 1).startsWith("ok: exporter: "), String.join("\n", r.out()));
+        return new Result(r.code(), r.out().subList(0, r.out().size() - 2), r.err());
+    }
+
+    @Test
+    void aBareDoctorOffACycloneVSocFindsNoAccelerator() throws Exception {
+        try (NodeExporter e = exporter()) {
+            Result r = bare(Files.createDirectories(tmp.resolve("x86/sys/class")).getParent().getParent(), e);
+            assertEquals(0, r.code(), String.join("\n", r.out()));
+            assertEquals(List.of("n/a: device: no FPGA accelerator on this node (no /sys/class/uio/uioN named fpgamr-md5, and not a Cyclone V "
+                + "SoC: the device tree's root is not compatible with \"altr,socfpga-cyclone5\"); name one with --device SPEC"), r.out());
+        }
+    }
+
+    @Test
+    void aBareDoctorOnAde10NanoFailsEachBrokenLayerSayingWhatToDo() throws Exception {
+        String sys = tmp.resolve("de10/sys").toString();
+        String node = "ok: devicetree: node /soc/base-fpga-region/md5acc@ff200000, compatible \"fpgamr,md5-accel-1.0\"";
+        String driver = sys + "/bus/platform/drivers/fpgamr-md5";
+        try (NodeExporter e = exporter()) {
+            Result noModule = bare(board(tmp.resolve("de10")), e);
+            assertEquals(1, noModule.code());
+            assertEquals(List.of("FAIL: module: fpgamr.ko is not loaded (no " + sys + "/module/fpgamr): load it with 'modprobe fpgamr' "
+                + "(kernel/README.md, \"Load it on a node\")",
+                "skip: fpga: not read: fpgamr.ko is not loaded, and the kernel has no entry in /sys/class/fpga_manager",
+                "skip: bridge: not read: fpgamr.ko is not loaded, and the kernel has no lwhps2fpga in /sys/class/fpga_bridge",
+                "skip: port: not read: fpgamr.ko, which reads the SDRAM controller, is not loaded", node,
+                "skip: device: not checked: the module is not loaded"), noModule.out());
+
+            Result unprogrammed = bare(board(tmp.resolve("de10"), UNPROGRAMMED, LW_RESET, PORT_RESET), e);
+            assertEquals(1, unprogrammed.code());
+            assertEquals(List.of("ok: module: fpgamr.ko loaded (version 1.0.0)", "FAIL: fpga: " + UNPROGRAMMED, "FAIL: bridge: " + LW_RESET,
+                "FAIL: port: " + PORT_RESET + " (hdl/README.md, On a DE10-Nano)", node,
+                "skip: device: not checked: fpgamr.ko does not bind the accelerator while the FPGA or its bridge is not ready"),
+                unprogrammed.out());
+
+            Result bridge = bare(board(tmp.resolve("de10"), USER_MODE, LW_RESET, PORT_ENABLED), e);
+            assertEquals(1, bridge.code());
+            assertEquals(List.of("ok: fpga: " + USER_MODE, "FAIL: bridge: " + LW_RESET, "ok: port: " + PORT_ENABLED),
+                bridge.out().subList(1, 4));
+
+            Result port = bare(board(tmp.resolve("de10"), USER_MODE, LW_OUT, PORT_RESET), e);
+            assertEquals(1, port.code());
+            assertEquals(List.of("ok: fpga: " + USER_MODE, "ok: bridge: " + LW_OUT, "FAIL: port: " + PORT_RESET
+                + " (hdl/README.md, On a DE10-Nano)"), port.out().subList(1, 4));
+
+            Result unbound = bare(board(tmp.resolve("de10"), USER_MODE, LW_OUT, PORT_ENABLED), e);
+            assertEquals(1, unbound.code());
+            assertEquals("FAIL: device: the accelerator's node is not bound to fpgamr.ko (no device in " + driver + "): its probe refused "
+                + "it; 'dmesg | grep fpgamr' says why", unbound.out().get(5));
+            assertEquals(1, unbound.out().stream().filter(l -> l.startsWith("FAIL: ")).count(), String.join("\n", unbound.out()));
+        }
+    }
+
     @Test
     void badArgumentsAreUsageErrors() {
         for (String[] args : List.of(new String[] {"--device", "pcie:0"}, new String[] {"--device", "vsim:pipelines=4,fault=melt@1"},
-            new String[] {"--exporter", "nowhere"}, new String[] {"--values", "0"}, new String[] {"--bogus"}, new String[] {"--device"})) {
+            new String[] {"--exporter", "nowhere"}, new String[] {"--values", "0"}, new String[] {"--bogus"}, new String[] {"--device"},
+            new String[] {"--sysfs-root", tmp.resolve("nowhere").toString()})) {
             Result r = run(args);
             assertEquals(2, r.code(), String.join(" ", args));
             assertEquals(1, r.err().lines().count(), r.err());
