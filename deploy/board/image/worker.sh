@@ -12,10 +12,11 @@
 # Runs in a private mount namespace on tmpfs, as root.
 #   KVER   the armmp release;  DTB  the board's device tree;  RBF  the bitstream ("" for none)
 #   HERE   deploy/board/image;  REPO  the checkout (built: the play ships what the build made)
+#   STAGE  the folder of the play's bundles (the Makefile staged them to key this stage)
 set -euo pipefail
 in=${1:?usage: worker.sh ROOT.tar.zst OUT.tar.zst}
 out=${2:?usage: worker.sh ROOT.tar.zst OUT.tar.zst}
-: "${KVER:?}" "${DTB:?}" "${HERE:?}" "${REPO:?}"
+: "${KVER:?}" "${DTB:?}" "${HERE:?}" "${REPO:?}" "${STAGE:?}"
 RBF=${RBF:-}
 fail() { echo "image worker: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "needs root (chroot under QEMU user emulation)"
@@ -28,10 +29,9 @@ if [ -z "${FPGAMR_IMAGE_NS:-}" ]; then
 fi
 
 r=$(mktemp -d /dev/shm/fpgamr-image-worker.XXXXXX)
-stage=$(mktemp -d /dev/shm/fpgamr-image-stage.XXXXXX)
 cleanup() {
   for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
-  rm -rf "$r" "$stage"
+  rm -rf "$r"
 }
 trap cleanup EXIT
 log=$(dirname "$out")/worker.log
@@ -44,7 +44,7 @@ cp /etc/resolv.conf "$r/etc/resolv.conf"
 printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
 chmod 755 "$r/usr/sbin/policy-rc.d"
 
-extra=(-e "ansible_host=$r" -e "fpga_kernel_release=$KVER" -e "fpgamr_stage_dir=$stage"
+extra=(-e "ansible_host=$r" -e "fpga_kernel_release=$KVER" -e "fpgamr_stage_dir=$STAGE"
   -e "fpgamr_src=$REPO")
 [ -n "$RBF" ] && extra+=(-e "fpga_rbf_src=$RBF")
 echo "image worker: ansible-playbook site.yml on the image's root (the fpgamr ARM-FPGA worker, DKMS for $KVER)"
