@@ -9,11 +9,15 @@
 #                last on the card so the first boot grows it to the card's end
 # The pieces are made as files, the table by sfdisk on the image file, and dd puts them in place;
 # OUT.bmap (bmaptool create) lists the blocks worth writing.
-#   SPL   u-boot-with-spl.sfp;  RBF  the bitstream ("" for none);  HERE  deploy/board/image
+# The board's DTB goes into the root here (not in the cached stages: a new DTB costs seconds):
+# /boot/fpgamr/ (the kernel hook's copy for later kernels) and beside the pinned kernel, then
+# u-boot-update (in a chroot, under QEMU user emulation) writes extlinux.conf's fdt line.
+#   SPL   u-boot-with-spl.sfp;  DTB  the board's device tree;  KVER  the armmp release
+#   RBF   the bitstream ("" for none);  HERE  deploy/board/image
 set -euo pipefail
 in=${1:?usage: assemble.sh ROOT.tar.zst OUT.img}
 out=${2:?usage: assemble.sh ROOT.tar.zst OUT.img}
-: "${SPL:?}" "${HERE:?}"
+: "${SPL:?}" "${DTB:?}" "${KVER:?}" "${HERE:?}"
 RBF=${RBF:-}
 fail() { echo "image: $*" >&2; exit 1; }
 MiB=1048576
@@ -25,7 +29,9 @@ spl_bytes=$(stat -c %s "$SPL")
 [ "$spl_bytes" -gt 262144 ] && [ "$spl_bytes" -le $((a2_size * MiB)) ] ||
   fail "$SPL is $spl_bytes bytes: a u-boot-with-spl.sfp holds four 64 KiB SPL copies and U-Boot, at most $a2_size MiB"
 
-w=$(mktemp -d "$(dirname "$out")/assemble.XXXXXX")
+[ "$(id -u)" -eq 0 ] || fail "needs root (the root's owners, chroot)"
+# on tmpfs: u-boot-update, an armhf program under QEMU, lists /boot (readdir fails on ext4)
+w=$(mktemp -d /dev/shm/fpgamr-image-assemble.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 
 # the boot partition
@@ -38,6 +44,14 @@ mcopy -i "$w/boot.img" "$w/boot.scr" ::boot.scr || fail "mcopy boot.scr"
 # the root: its files, then an ext4 with a quarter more room than they take (and 256 MiB)
 mkdir "$w/root"
 tar --zstd -C "$w/root" -xpf "$in" || fail "cannot unpack $in"
+install -D -m 0644 "$DTB" "$w/root/boot/fpgamr/socfpga_cyclone5_de10_nano.dtb"
+# the scripts' /dev/null, for the chroot's time (no mount: nothing of the host's inside)
+mknod -m 666 "$w/root/dev/null" c 1 3 || fail "mknod /dev/null in the root"
+chroot "$w/root" /etc/kernel/postinst.d/zy-fpgamr-dtb "$KVER" && chroot "$w/root" u-boot-update >"$w/u-boot-update.log" 2>&1 ||
+  { cat "$w/u-boot-update.log" >&2; fail "the DTB hook or u-boot-update failed in the root"; }
+rm -f "$w/root/dev/null"
+grep -q "fdt /usr/lib/linux-image-$KVER/socfpga_cyclone5_de10_nano.dtb" "$w/root/boot/extlinux/extlinux.conf" ||
+  fail "extlinux.conf names no DE10-Nano DTB for $KVER"
 used=$(du -s --block-size=$MiB "$w/root" | cut -f1)
 root_size=$((used + used / 4 + 256))
 mkfs.ext4 -q -L fpgamr-root -d "$w/root" "$w/root.img" "${root_size}M" || fail "mkfs.ext4 -d"

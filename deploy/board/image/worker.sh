@@ -4,19 +4,17 @@
 #   1. the fpgamr ARM-FPGA worker installed by deploy/ansible's site.yml through the image's own
 #      inventory (inventory/: Ansible's chroot connection, DKMS for the pinned armmp kernel, no
 #      daemons started, no test key), --limit fpgamr-de10;
-#   2. the board's device tree in /boot/fpgamr/ (the kernel hook copies it beside the kernel, and
-#      u-boot-update writes extlinux.conf's fdt line);
-#   3. what must differ per card left out: SSH host keys (fpgamr-firstboot makes them), the
+#   2. what must differ per card left out: SSH host keys (fpgamr-firstboot makes them), the
 #      machine id ("uninitialized": systemd's first boot), apt's lists, logs.
 #
 # Runs in a private mount namespace on tmpfs, as root.
-#   KVER   the armmp release;  DTB  the board's device tree;  RBF  the bitstream ("" for none)
+#   KVER   the armmp release;  RBF  the bitstream ("" for none: the play installs none)
 #   HERE   deploy/board/image;  REPO  the checkout (built: the play ships what the build made)
 #   STAGE  the folder of the play's bundles (the Makefile staged them to key this stage)
 set -euo pipefail
 in=${1:?usage: worker.sh ROOT.tar.zst OUT.tar.zst}
 out=${2:?usage: worker.sh ROOT.tar.zst OUT.tar.zst}
-: "${KVER:?}" "${DTB:?}" "${HERE:?}" "${REPO:?}" "${STAGE:?}"
+: "${KVER:?}" "${HERE:?}" "${REPO:?}" "${STAGE:?}"
 RBF=${RBF:-}
 fail() { echo "image worker: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "needs root (chroot under QEMU user emulation)"
@@ -56,13 +54,6 @@ sed -n '/^PLAY RECAP/,$p' "$log"
 ko=$(find "$r/lib/modules/$KVER" -name 'fpgamr.ko*' | head -n 1)
 [ -n "$ko" ] || fail "DKMS built no fpgamr.ko for $KVER in the image"
 echo "image worker: DKMS built ${ko#"$r"}"
-
-install -D -m 0644 "$DTB" "$r/boot/fpgamr/socfpga_cyclone5_de10_nano.dtb"
-mkdir -p "$r/boot/firmware"
-chroot "$r" /etc/kernel/postinst.d/zy-fpgamr-dtb "$KVER" >>"$log" 2>&1 || fail "the DTB hook failed (log: $log)"
-chroot "$r" u-boot-update >>"$log" 2>&1 || fail "u-boot-update failed (log: $log)"
-grep -q "fdt /usr/lib/linux-image-$KVER/socfpga_cyclone5_de10_nano.dtb" "$r/boot/extlinux/extlinux.conf" ||
-  fail "extlinux.conf names no DE10-Nano DTB for $KVER"
 
 for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
 rm -f "$r/usr/sbin/policy-rc.d" "$r"/etc/ssh/ssh_host_* "$r/etc/resolv.conf" "$r/var/lib/dbus/machine-id"
