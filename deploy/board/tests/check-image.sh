@@ -6,7 +6,7 @@
 #   and last; partition 1 holds SPL (the u-boot-with-spl.sfp given) byte for byte;
 #   each of the four 64 KiB SPL copies the boot ROM may read carries the preloader header the
 #   boot ROM checks: validation word 0x31305341 at 0x40, header version 0, a program length
-#   inside its 64 KiB, and the header checksum at 0x4E, the sum of the bytes 0x40..0x4D
+#   inside its 64 KiB, and the header checksum at 0x4A, the 16-bit sum of the bytes 0x40..0x49
 #   (Intel, "Cyclone V Hard Processor System Technical Reference Manual", appendix "Booting and
 #   Configuration", section "Preloader Image Format"; the same layout as U-Boot's
 #   tools/socfpgaimage.c); and dumpimage -T socfpgaimage -l (u-boot-tools) accepts it, CRC included;
@@ -57,7 +57,7 @@ import struct, sys
 b = open(sys.argv[1], "rb").read()
 magic, version, flags, length, spare, checksum = struct.unpack_from("<IBBHHH", b, 0x40)
 print("magic=%08x version=%d length=%d spare=%d checksum=%04x sum=%04x" % (
-    magic, version, length, spare, checksum, sum(b[0x40:0x4E]) & 0xFFFF))
+    magic, version, length, spare, checksum, sum(b[0x40:0x4A]) & 0xFFFF))
 EOF
 )
   magic= version= length=0 spare= checksum= sum=
@@ -65,7 +65,7 @@ EOF
   expect "SPL copy $i (offset $((i * 64))K): validation word 0x31305341" test "$magic" = 31305341
   expect "SPL copy $i: header version 0 (Cyclone V), spare 0" test "$version" = 0 -a "$spare" = 0
   expect "SPL copy $i: program length $((length * 4)) bytes, within its 64 KiB" test "$length" -gt 16 -a "$length" -le 16384
-  expect "SPL copy $i: header checksum 0x$checksum = the sum of bytes 0x40..0x4D" test "$checksum" = "$sum"
+  expect "SPL copy $i: header checksum 0x$checksum = the sum of bytes 0x40..0x49" test "$checksum" = "$sum"
   expect "SPL copy $i: dumpimage -T socfpgaimage -l accepts it (header and CRC)" dumpimage -T socfpgaimage -l "$work/spl$i.bin"
 done
 
