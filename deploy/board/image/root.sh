@@ -50,7 +50,8 @@ printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
 chmod 755 "$r/usr/sbin/policy-rc.d"
 
 # u-boot-menu's settings and the DTB hook first, so the kernel's install writes the right
-# extlinux.conf; the DTB itself is the image's (assemble.sh), not the root's
+# extlinux.conf (--force-confold keeps these settings over the package's); the DTB itself is the
+# image's (assemble.sh), not the root's
 install -D -m 0644 "$FILES/u-boot" "$r/etc/default/u-boot"
 install -D -m 0755 "$FILES/zy-fpgamr-dtb" "$r/etc/kernel/postinst.d/zy-fpgamr-dtb"
 
@@ -65,8 +66,7 @@ done
 [ ${#debs[@]} -ge 3 ] || fail "no kernel .debs in $KDEBS (kernel/scripts/armhf-sysroot.sh)"
 {
   run apt-get -qq update &&
-  run apt-get -qq install -y --no-install-recommends "${packages[@]}" &&
-  run apt-get -qq install -y --no-install-recommends "${debs[@]}" &&
+  run apt-get -qq install -y --no-install-recommends -o Dpkg::Options::=--force-confold "${packages[@]}" "${debs[@]}" &&
   run apt-mark hold "linux-image-$KVER" "linux-headers-$KVER" &&
   run apt-get clean
 } >>"$log" 2>&1 || { tail -n 30 "$log" >&2; fail "installing the packages and the armmp kernel $KVER (log: $log)"; }
