@@ -33,9 +33,16 @@ for f in "vmlinuz-$KVER" "initrd.img-$KVER"; do
   debugfs -R "dump /boot/$f $out/$f" "$out/root.img" >/dev/null 2>&1
   [ -s "$out/$f" ] || die "the image has no /boot/$f"
 done
+# the image's own doctor: bin/fpgamr runs it from the jni-fpga jar the play installed
+jar=$(debugfs -R "ls -p /opt/fpgamr/jni-fpga/target" "$out/root.img" 2>/dev/null | tr / '\n' | grep -x 'jni-fpga-.*[0-9]\.jar' | head -n 1)
+[ -n "$jar" ] || die "the image has no /opt/fpgamr/jni-fpga/target/jni-fpga-*.jar"
+debugfs -R "dump /opt/fpgamr/jni-fpga/target/$jar $out/$jar" "$out/root.img" >/dev/null 2>&1
+unzip -p "$out/$jar" native/linux-armhf/fpgamr-doctor >"$out/disk/fpgamr-doctor" && [ -s "$out/disk/fpgamr-doctor" ] ||
+  die "the image's $jar has no native/linux-armhf/fpgamr-doctor"
+chmod 755 "$out/disk/fpgamr-doctor"
 rm -f "$out/root.img"
 
-# the test disk: this init, kernel/'s test device and node model
+# the test disk: this init, the image's doctor, kernel/'s test device and node model
 cp "$here/guest-init.sh" "$out/disk/init"
 cp "$here/node-doctor.sh" "$KARM/tree/test/fpgamr_sim.ko" "$KARM/node-sim" "$out/disk/"
 mkfs.ext4 -q -L fpgamr-test -d "$out/disk" "$out/test.img" 64M
