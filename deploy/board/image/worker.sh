@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# worker.sh ROOT.tar.zst OUT.tar.zst: the image's root as the board boots it.
+#
+#   1. the fpgamr ARM-FPGA worker installed by deploy/ansible's site.yml through the image's own
+#      inventory (inventory/: Ansible's chroot connection, DKMS for the pinned armmp kernel, no
+#      daemons started, no test key), --limit fpgamr-de10;
+#   2. what must differ per card left out: SSH host keys (fpgamr-firstboot makes them), the
+#      machine id ("uninitialized": systemd's first boot), apt's lists, logs.
+#
+# Runs in a private mount namespace on tmpfs, as root.
+#   KVER   the armmp release;  RBF  the bitstream ("" for none: the play installs none)
+#   HERE   deploy/board/image;  REPO  the checkout (built: the play ships what the build made)
+#   STAGE  the folder of the play's bundles (the Makefile staged them to key this stage)
+set -euo pipefail
+in=${1:?usage: worker.sh ROOT.tar.zst OUT.tar.zst}
+out=${2:?usage: worker.sh ROOT.tar.zst OUT.tar.zst}
+: "${KVER:?}" "${HERE:?}" "${REPO:?}" "${STAGE:?}"
+RBF=${RBF:-}
+fail() { echo "image worker: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || fail "needs root (chroot under QEMU user emulation)"
+# Debian's Ansible: its community.general has the chroot connection (the .venv's ansible-core has no collections)
+ANSIBLE_PLAYBOOK=${ANSIBLE_PLAYBOOK:-/usr/bin/ansible-playbook}
+[ -x "$ANSIBLE_PLAYBOOK" ] || fail "no $ANSIBLE_PLAYBOOK (bin/install-deps --test installs Debian's ansible)"
+
+if [ -z "${FPGAMR_IMAGE_NS:-}" ]; then
+  exec env FPGAMR_IMAGE_NS=1 unshare -m --propagation private "$0" "$@"
+fi
+
+r=$(mktemp -d /dev/shm/fpgamr-image-worker.XXXXXX)
+cleanup() {
+  for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
+  rm -rf "$r"
+}
+trap cleanup EXIT
+log=$(dirname "$out")/worker.log
+tar --zstd -C "$r" -xpf "$in" || fail "cannot unpack $in"
+mount -t proc proc "$r/proc"
+mount --rbind /dev "$r/dev"
+mount -t sysfs sysfs "$r/sys"
+rm -f "$r/etc/resolv.conf"
+cp /etc/resolv.conf "$r/etc/resolv.conf"
+printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
+chmod 755 "$r/usr/sbin/policy-rc.d"
+
+extra=(-e "ansible_host=$r" -e "fpga_kernel_release=$KVER" -e "fpgamr_stage_dir=$STAGE"
+  -e "fpgamr_src=$REPO")
+[ -n "$RBF" ] && extra+=(-e "fpga_rbf_src=$RBF")
+echo "image worker: ansible-playbook site.yml on the image's root (the fpgamr ARM-FPGA worker, DKMS for $KVER)"
+ANSIBLE_CONFIG="$REPO/deploy/ansible/ansible.cfg" ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 \
+  "$ANSIBLE_PLAYBOOK" -i "$HERE/inventory/hosts.yml" "$REPO/deploy/ansible/site.yml" \
+  --limit fpgamr-de10 "${extra[@]}" >"$log" 2>&1 ||
+  { grep -n -B2 -A12 -E '^(fatal|failed):|ERROR!' "$log" | tail -n 40 >&2; fail "site.yml failed on the image's root (log: $log)"; }
+sed -n '/^PLAY RECAP/,$p' "$log"
+ko=$(find "$r/lib/modules/$KVER" -name 'fpgamr.ko*' | head -n 1)
+[ -n "$ko" ] || fail "DKMS built no fpgamr.ko for $KVER in the image"
+echo "image worker: DKMS built ${ko#"$r"}"
+
+for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
+rm -f "$r/usr/sbin/policy-rc.d" "$r"/etc/ssh/ssh_host_* "$r/etc/resolv.conf" "$r/var/lib/dbus/machine-id"
+ln -s ../run/systemd/resolve/stub-resolv.conf "$r/etc/resolv.conf"
+echo uninitialized >"$r/etc/machine-id"
+rm -rf "$r"/var/lib/apt/lists/* "$r"/var/cache/apt/*.bin "$r"/var/log/*.log "$r"/var/log/apt/* "$r"/tmp/* "$r"/root/.ansible
+tar --zstd --one-file-system -cpf "$out.part" -C "$r" . && mv "$out.part" "$out"
+echo "image worker: the board's root in $out"
