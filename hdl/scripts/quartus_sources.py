@@ -10,7 +10,8 @@ and fails, one line per problem, on:
   - a module defined twice or missing: Verilator lints the union of the files, each
     component's top with the parameters the system gives it; only the listed include
     files are visible to it;
-  - the board top's system ports against the system's exported interfaces;
+  - the board top's system ports against the system's exported interfaces, and the .qsf's pin
+    assignments against the top's ports;
   - h2f_reset reaching the fabric other than once, into the reset synchroniser that also
     waits for the PLL's lock, and the accelerator's reset from anything but it;
   - the overlay's bridges (hdl/dts) against the bridges the system enables;
@@ -188,6 +189,37 @@ def board_top_ports(path, system):
     return re.findall(r"\.(\w+)\s*\(", m.group(1)) if m else None
 
 
+def module_ports(paths, module):
+    """{port: (msb, lsb) or None} of `module`'s ANSI header in one of `paths`; None if not found."""
+    for path in paths:
+        with open(path) as f:
+            text = re.sub(r"//.*", "", f.read())
+        m = re.search(r"\bmodule\s+%s\s*\((.*?)\);" % re.escape(module), text, re.S)
+        if m:
+            return {p: (int(a), int(b)) if a else None for a, b, p in
+                    re.findall(r"\b(?:input|output|inout)\s+(?:wire\s+)?(?:\[(\d+):(\d+)\]\s*)?(\w+)", m.group(1))}
+    return None
+
+
+def check_pin_assignments(problems, qsf, assigns, top_files):
+    """Each pin assignment of the .qsf names a port (or a bit of one) of the top: Quartus ignores
+    an assignment to a name it cannot find, with a warning."""
+    top = next((v for n, v in assigns if n == "TOP_LEVEL_ENTITY"), None)
+    ports = module_ports(top_files, top) if top else None
+    if ports is None:
+        problems.add("%s: TOP_LEVEL_ENTITY %s is no module of its files", os.path.basename(qsf), top)
+        return
+    with open(qsf) as f:
+        for line in f:
+            m = re.match(r"\s*set_(?:location|instance)_assignment\s.*-to\s+(\w+)(?:\[(\d+)\])?\s*$", line)
+            if not m:
+                continue
+            name, bit = m.group(1), m.group(2)
+            width = ports.get(name, False)
+            if width is False or (bit is not None and (width is None or not min(width) <= int(bit) <= max(width))):
+                problems.add("%s: %s: no such port of %s", os.path.basename(qsf), line.strip(), top)
+
+
 def check(hdl, quick=False, ref=REF):
     problems = Problems()
     qdir = os.path.join(hdl, "quartus")
@@ -236,6 +268,7 @@ def check(hdl, quick=False, ref=REF):
                 elif kind not in QUARTUS_IP:
                     problems.add("%s: instance %s of %s: no %s_hw.tcl here and not Quartus's IP",
                                  os.path.basename(system.path), inst, kind, kind)
+    check_pin_assignments(problems, qsf, assigns, top_files)
     qips = [v for n, v in assigns if n == "QIP_FILE"]
     if len(qips) != len(set(qips)):
         problems.add("%s: a QIP_FILE named twice", qsfs[0])

@@ -188,6 +188,11 @@ class QuartusSourcesTest(unittest.TestCase):
         self.assertLine("scripts/ref/altera_hps.tsv: MEM_TFAW_NS 30.0 ns at 400 MHz is 12 clocks; U-Boot's "
                         "de10-nano sdram_config.h has 15")
 
+    def test_pin_assignment_to_no_port(self):
+        self.edit("quartus/fpgamr_md5acc.qsf", "-to HPS_SD_DATA[3]\n", "-to HPS_SD_DATA[4]\n")
+        self.assertLine("fpgamr_md5acc.qsf: set_instance_assignment -name IO_STANDARD \"3.3-V LVTTL\" -to "
+                        "HPS_SD_DATA[4]: no such port of de10nano_top")
+
     def test_board_top_port_not_exported(self):
         self.edit("quartus/de10nano_top.v", ".reset_reset_n               (KEY[0]),",
                   ".reset_reset_n               (KEY[0]),\n        .hps_h2f_reset_reset_n (),")
