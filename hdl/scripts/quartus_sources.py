@@ -268,7 +268,6 @@ def check(hdl, quick=False, ref=REF):
                 elif kind not in QUARTUS_IP:
                     problems.add("%s: instance %s of %s: no %s_hw.tcl here and not Quartus's IP",
                                  os.path.basename(system.path), inst, kind, kind)
-    check_pin_assignments(problems, qsf, assigns, top_files)
     qips = [v for n, v in assigns if n == "QIP_FILE"]
     if len(qips) != len(set(qips)):
         problems.add("%s: a QIP_FILE named twice", qsfs[0])
@@ -287,6 +286,7 @@ def check(hdl, quick=False, ref=REF):
         seen_name.setdefault(base, (where, path))
     if problems:
         return problems
+    check_pin_assignments(problems, qsf, assigns, top_files)
 
     vfiles = [p for _, _, p, k in sources if k != "VERILOG_INCLUDE"]
     includes = [p for _, _, p, k in sources if k == "VERILOG_INCLUDE"]

@@ -41,9 +41,22 @@ class QuartusSourcesTest(unittest.TestCase):
     def problems(self):
         return quartus_sources.check(self.tmp, quick=True, ref=os.path.join(self.tmp, "ref"))
 
-    def assertLine(self, line):
-        found = self.problems()
+    def assertLine(self, line, part=None):
+        """`line` among the problems of the whole check, or of one part of it (no Verilator run)."""
+        found = part() if part else self.problems()
         self.assertIn(line, found)
+
+    def hps(self):
+        path = os.path.join(self.tmp, "quartus", "soc_system.tcl")
+        found = quartus_sources.Problems()
+        quartus_sources.check_hps(found, quartus_sources.System(path, quartus_sources.tcl_records(path)),
+                                  os.path.join(self.tmp, "ref"))
+        return found
+
+    def flow(self):
+        found = quartus_sources.Problems()
+        quartus_sources.check_flow(found, os.path.join(self.tmp, "quartus"))
+        return found
 
     def assertProblem(self, *words):
         found = self.problems()
@@ -123,7 +136,7 @@ class QuartusSourcesTest(unittest.TestCase):
     def test_hps_parameter_named_otherwise(self):
         # the tree's old mistake: the DDR3 timings under names altera_hps does not have
         self.edit("quartus/soc_system.tcl", "hps_0 TIMING_TIS 175", "hps_0 MEM_TIS 175")
-        found = self.problems()
+        found = self.hps()
         self.assertIn("soc_system.tcl: hps_0 MEM_TIS: no such altera_hps parameter (scripts/ref/altera_hps.tsv)",
                       found)
         self.assertIn("soc_system.tcl: hps_0 TIMING_TIS is not set; the DE10-Nano's is 175 ps "
@@ -132,61 +145,61 @@ class QuartusSourcesTest(unittest.TestCase):
     def test_ddr3_value_not_the_boards(self):
         self.edit("quartus/soc_system.tcl", "hps_0 MEM_TRFC_NS 300.0", "hps_0 MEM_TRFC_NS 260.0")
         self.assertLine("soc_system.tcl: hps_0 MEM_TRFC_NS is 260.0; the DE10-Nano's is 300.0 ns "
-                        "(refresh cycle time, 4 Gbit devices (DRAMTIMING1_TRFC))")
+                        "(refresh cycle time, 4 Gbit devices (DRAMTIMING1_TRFC))", self.hps)
 
     def test_ddr3_value_missing(self):
         self.edit("quartus/soc_system.tcl", "set_instance_parameter_value hps_0 MEM_RTT_WR {Dynamic ODT off}\n", "")
         self.assertLine("soc_system.tcl: hps_0 MEM_RTT_WR is not set; the DE10-Nano's is Dynamic ODT off "
-                        "(dynamic on-die termination during writes)")
+                        "(dynamic on-die termination during writes)", self.hps)
 
     def test_board_peripheral_unmuxed(self):
         self.edit("quartus/soc_system.tcl", "set_instance_parameter_value hps_0 SDIO_PinMuxing {HPS I/O Set 0}\n", "")
         self.assertLine("soc_system.tcl: hps_0 SDIO_PinMuxing is unset; the DE10-Nano wires SDIO to "
                         "{HPS I/O Set 0} {4-bit Data} (pin mux FLASHIO0,2,3,9,10,11 = 3: SDMMC CMD, D0, D1, CCLK, "
-                        "D2, D3 (the micro SD slot, the boot card))")
+                        "D2, D3 (the micro SD slot, the boot card))", self.hps)
 
     def test_board_peripheral_other_mode(self):
         self.edit("quartus/soc_system.tcl", "UART0_Mode {No Flow Control}", "UART0_Mode {Full}")
         self.assertLine("soc_system.tcl: hps_0 UART0_Mode is {Full}; the DE10-Nano wires UART0 to "
                         "{HPS I/O Set 0} {No Flow Control} (pin mux GENERALIO1,2 = 1: UART0 RX, TX "
-                        "(the FT232R USB-UART: the console at 115200))")
+                        "(the FT232R USB-UART: the console at 115200))", self.hps)
 
     def test_peripheral_the_board_does_not_wire(self):
         self.edit("quartus/soc_system.tcl", "set_instance_parameter_value hps_0 SDIO_Mode {4-bit Data}\n",
                   "set_instance_parameter_value hps_0 SDIO_Mode {4-bit Data}\n"
                   "set_instance_parameter_value hps_0 QSPI_PinMuxing {HPS I/O Set 0}\n")
         self.assertLine("soc_system.tcl: hps_0 QSPI_PinMuxing {HPS I/O Set 0}: the DE10-Nano wires no QSPI to "
-                        "HPS pins (scripts/ref/de10nano_pinmux.tsv)")
+                        "HPS pins (scripts/ref/de10nano_pinmux.tsv)", self.hps)
 
     def test_hps_pins_not_exported(self):
         self.edit("quartus/soc_system.tcl", "add_interface hps_io conduit end\n"
                   "set_interface_property hps_io EXPORT_OF hps_0.hps_io\n", "")
         self.assertLine("soc_system.tcl: hps_0.hps_io is not exported: the HPS peripherals' pins would reach no "
-                        "board pin")
+                        "board pin", self.hps)
 
     def test_project_property_before_system(self):
         self.edit("quartus/soc_system.tcl", "create_system soc_system\n", "")
         self.edit("quartus/soc_system.tcl", "set_project_property DEVICE {5CSEBA6U23I7}\n",
                   "set_project_property DEVICE {5CSEBA6U23I7}\ncreate_system soc_system\n")
-        self.assertLine("soc_system.tcl: set_project_property before create_system (no system is open yet)")
+        self.assertLine("soc_system.tcl: set_project_property before create_system (no system is open yet)", self.hps)
 
     def test_pin_script_under_quartus_sh(self):
         # the tree's old mistake: the generated script refuses quartus_sh
         self.edit("quartus/Makefile", "quartus_sta -t soc_system/synthesis/submodules/hps_sdram_p0_pin_assignments.tcl",
                   "quartus_sh -t soc_system/synthesis/submodules/hps_sdram_p0_pin_assignments.tcl")
         self.assertLine("quartus/Makefile: hps_sdram_p0_pin_assignments.tcl runs as `quartus_sh -t`; it must run "
-                        "under quartus_sta -t (it reads the analysed netlist)")
+                        "under quartus_sta -t (it reads the analysed netlist)", self.flow)
 
     def test_pin_script_before_analysis(self):
         self.edit("quartus/Makefile", "\tquartus_map $(PROJECT)\n", "")
         self.assertLine("quartus/Makefile: hps_sdram_p0_pin_assignments.tcl runs before quartus_map (it needs the "
-                        "analysed netlist)")
+                        "analysed netlist)", self.flow)
 
     def test_reference_against_uboot(self):
         # the reference's own timings are checked against U-Boot's clock counts for the board
         self.edit("ref/altera_hps.tsv", "MEM_TFAW_NS\tns\t37.5\t15", "MEM_TFAW_NS\tns\t30.0\t15")
         self.assertLine("scripts/ref/altera_hps.tsv: MEM_TFAW_NS 30.0 ns at 400 MHz is 12 clocks; U-Boot's "
-                        "de10-nano sdram_config.h has 15")
+                        "de10-nano sdram_config.h has 15", self.hps)
 
     def test_pin_assignment_to_no_port(self):
         self.edit("quartus/fpgamr_md5acc.qsf", "-to HPS_SD_DATA[3]\n", "-to HPS_SD_DATA[4]\n")
