@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks, without Quartus, that the DE10-Nano project (hdl/quartus) names every source
-once and agrees with itself: the files Quartus compiles are the .qsf's own plus those
-the Platform Designer system's .qip brings, i.e. the files of each component
+once, agrees with itself and configures the HPS as the board's references say: the files
+Quartus compiles are the .qsf's own plus those the Platform Designer system's .qip brings,
+i.e. the files of each component
 (<component>_hw.tcl) the system (soc_system.tcl) instantiates. It reads the .qsf, runs
 the .tcl files in tclsh with Platform Designer's commands recording what they are given,
 and fails, one line per problem, on:
@@ -300,7 +301,10 @@ def check(hdl, quick=False, ref=REF):
                 params.update({k: v for k, v in system.params.get(inst, {}).items() if k in c.defaults})
                 lint(problems, c.top, vfiles, includes, params, quick)
         check_system(problems, hdl, system, by_name, top_files)
-        check_hps(problems, system, ref)
+        try:
+            check_hps(problems, system, ref)
+        except (OSError, KeyError, ValueError) as e:
+            problems.add("scripts/ref: unreadable reference (%s: %s)", type(e).__name__, e)
     check_flow(problems, qdir)
     return problems
 
