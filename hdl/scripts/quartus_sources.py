@@ -2,10 +2,9 @@
 """Checks, without Quartus, that the DE10-Nano project (hdl/quartus) names every source
 once, agrees with itself and configures the HPS as the board's references say: the files
 Quartus compiles are the .qsf's own plus those the Platform Designer system's .qip brings,
-i.e. the files of each component
-(<component>_hw.tcl) the system (soc_system.tcl) instantiates. It reads the .qsf, runs
-the .tcl files in tclsh with Platform Designer's commands recording what they are given,
-and fails, one line per problem, on:
+i.e. the files of each component (<component>_hw.tcl) the system (soc_system.tcl)
+instantiates. It reads the .qsf, runs the .tcl files in tclsh with Platform Designer's
+commands recording what they are given, and fails, one line per problem, on:
   - a file named twice (by path, or by name: qsys-generate copies a system's files into
     one folder), a file missing, a SEARCH_PATH (Quartus would look for modules there);
   - a module defined twice or missing: Verilator lints the union of the files, each
