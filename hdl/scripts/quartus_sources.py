@@ -22,8 +22,8 @@ commands recording what they are given, and fails, one line per problem, on:
     pins, the HPS pins not exported; and altera_hps.tsv's controller timings against U-Boot's
     clock counts;
   - set_project_property before create_system;
-  - quartus/Makefile: the HPS SDRAM pin script run other than under quartus_sta -t, after
-    analysis and before the compile.
+  - quartus/Makefile: the HPS SDRAM pin script not run, run other than under quartus_sta -t,
+    before the analysis (quartus_map) or after the compile.
 
     quartus_sources.py [--hdl DIR] [--quick]
 --quick lints at one pipeline (the module structure is the same; scripts/test_quartus_sources.py).
