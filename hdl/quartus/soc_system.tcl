@@ -61,7 +61,7 @@ set_instance_parameter_value hps_0 I2C1_Mode {I2C}
 set_instance_parameter_value hps_0 SPIM1_PinMuxing {HPS I/O Set 0}
 set_instance_parameter_value hps_0 SPIM1_Mode {Single Slave Select}
 
-# DE10-Nano DDR3: 1 GiB, two x16 devices on 32 bits, 400 MHz
+# DE10-Nano DDR3: 1 GiB on 32 bits, 400 MHz
 set_instance_parameter_value hps_0 HPS_PROTOCOL {DDR3}
 set_instance_parameter_value hps_0 MEM_VENDOR {Other}
 set_instance_parameter_value hps_0 MEM_CLK_FREQ 400.0

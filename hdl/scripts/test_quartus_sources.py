@@ -145,7 +145,7 @@ class QuartusSourcesTest(unittest.TestCase):
     def test_ddr3_value_not_the_boards(self):
         self.edit("quartus/soc_system.tcl", "hps_0 MEM_TRFC_NS 300.0", "hps_0 MEM_TRFC_NS 260.0")
         self.assertLine("soc_system.tcl: hps_0 MEM_TRFC_NS is 260.0; the DE10-Nano's is 300.0 ns "
-                        "(refresh cycle time, 4 Gbit devices (DRAMTIMING1_TRFC))", self.hps)
+                        "(refresh cycle time (DRAMTIMING1_TRFC; longer than JEDEC's 260 ns for 4 Gbit))", self.hps)
 
     def test_ddr3_value_missing(self):
         self.edit("quartus/soc_system.tcl", "set_instance_parameter_value hps_0 MEM_RTT_WR {Dynamic ODT off}\n", "")
