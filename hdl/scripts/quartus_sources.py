@@ -1,28 +1,36 @@
 #!/usr/bin/env python3
 """Checks, without Quartus, that the DE10-Nano project (hdl/quartus) names every source
-once and agrees with itself: the files Quartus compiles are the .qsf's own plus those
-the Platform Designer system's .qip brings, i.e. the files of each component
-(<component>_hw.tcl) the system (soc_system.tcl) instantiates. It reads the .qsf, runs
-the .tcl files in tclsh with Platform Designer's commands recording what they are given,
-and fails, one line per problem, on:
+once, agrees with itself and configures the HPS as the board's references say: the files
+Quartus compiles are the .qsf's own plus those the Platform Designer system's .qip brings,
+i.e. the files of each component (<component>_hw.tcl) the system (soc_system.tcl)
+instantiates. It reads the .qsf, runs the .tcl files in tclsh with Platform Designer's
+commands recording what they are given, and fails, one line per problem, on:
   - a file named twice (by path, or by name: qsys-generate copies a system's files into
     one folder), a file missing, a SEARCH_PATH (Quartus would look for modules there);
   - a module defined twice or missing: Verilator lints the union of the files, each
     component's top with the parameters the system gives it; only the listed include
     files are visible to it;
-  - the board top's system ports against the system's exported interfaces;
+  - the board top's system ports against the system's exported interfaces, and the .qsf's pin
+    assignments against the top's ports;
   - h2f_reset reaching the fabric other than once, into the reset synchroniser that also
     waits for the PLL's lock, and the accelerator's reset from anything but it;
-  - the overlay (hdl/dts) and the system disagreeing: its bridges against the bridges the
-    system enables, its register window and interrupt against the system's address and
-    irq number; the PLL, CLOCK_KHZ, pipelines and bus width against regmap/md5acc.json.
+  - the overlay's bridges (hdl/dts) against the bridges the system enables;
+  - the HPS instance against references written by hand (scripts/ref/, sources cited there):
+    a parameter altera_hps does not define (altera_hps.tsv), a DDR3 value other than the
+    DE10-Nano's, a board peripheral (de10nano_pinmux.tsv: SD/MMC, UART0, EMAC1, USB1, I2C,
+    SPIM1) not on the HPS pins U-Boot's de10-nano pinmux_config.h gives it, another on HPS
+    pins, the HPS pins not exported; and altera_hps.tsv's controller timings against U-Boot's
+    clock counts;
+  - set_project_property before create_system;
+  - quartus/Makefile: the HPS SDRAM pin script not run, run other than under quartus_sta -t,
+    before the analysis (quartus_map) or after the compile.
 
     quartus_sources.py [--hdl DIR] [--quick]
 --quick lints at one pipeline (the module structure is the same; scripts/test_quartus_sources.py).
 Exit 0 when consistent, 1 with the problems listed.
 """
 import argparse
-import json
+import math
 import os
 import re
 import shutil
@@ -45,6 +53,7 @@ proc set_fileset_property {fs name value} { rec fileset_property $fs $name $valu
 proc add_fileset_file {name type how path args} { rec file $name $type $path }
 proc add_parameter {name type default args} { rec parameter $name $default }
 proc create_system {name} { rec system $name }
+proc set_project_property {name value} { rec project_property $name $value }
 proc add_instance {name kind args} { rec instance $name $kind }
 proc set_instance_parameter_value {inst name value} { rec instance_parameter $inst $name $value }
 proc add_connection {from to} { rec connection $from $to }
@@ -57,8 +66,9 @@ source [lindex $argv 0]
 
 # Quartus's own IP the system may instantiate: its files come from Quartus, not from here
 QUARTUS_IP = {"altera_hps", "altera_pll", "clock_source"}
-LW_BRIDGE_BASE = 0xFF200000
-F2H_IRQ_SPI0 = 40
+# the references written by hand (their sources are cited in the files)
+REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref")
+HPS_PIN_SCRIPT = "hps_sdram_p0_pin_assignments.tcl"
 
 
 class Failed(Exception):
@@ -129,6 +139,9 @@ class System:
     def __init__(self, path, recs):
         self.path = path
         self.name = next(r[1] for r in recs if r[0] == "system")
+        kinds = [r[0] for r in recs]
+        self.properties_first = kinds.index("project_property") < kinds.index("system") \
+            if "project_property" in kinds else False
         self.instances = {r[1]: r[2] for r in recs if r[0] == "instance"}
         self.params = {}
         for r in recs:
@@ -176,7 +189,38 @@ def board_top_ports(path, system):
     return re.findall(r"\.(\w+)\s*\(", m.group(1)) if m else None
 
 
-def check(hdl, quick=False):
+def module_ports(paths, module):
+    """{port: (msb, lsb) or None} of `module`'s ANSI header in one of `paths`; None if not found."""
+    for path in paths:
+        with open(path) as f:
+            text = re.sub(r"//.*", "", f.read())
+        m = re.search(r"\bmodule\s+%s\s*\((.*?)\);" % re.escape(module), text, re.S)
+        if m:
+            return {p: (int(a), int(b)) if a else None for a, b, p in
+                    re.findall(r"\b(?:input|output|inout)\s+(?:wire\s+)?(?:\[(\d+):(\d+)\]\s*)?(\w+)", m.group(1))}
+    return None
+
+
+def check_pin_assignments(problems, qsf, assigns, top_files):
+    """Each pin assignment of the .qsf names a port (or a bit of one) of the top: Quartus ignores
+    an assignment to a name it cannot find, with a warning."""
+    top = next((v for n, v in assigns if n == "TOP_LEVEL_ENTITY"), None)
+    ports = module_ports(top_files, top) if top else None
+    if ports is None:
+        problems.add("%s: TOP_LEVEL_ENTITY %s is no module of its files", os.path.basename(qsf), top)
+        return
+    with open(qsf) as f:
+        for line in f:
+            m = re.match(r"\s*set_(?:location|instance)_assignment\s.*-to\s+(\w+)(?:\[(\d+)\])?\s*$", line)
+            if not m:
+                continue
+            name, bit = m.group(1), m.group(2)
+            width = ports.get(name, False)
+            if width is False or (bit is not None and (width is None or not min(width) <= int(bit) <= max(width))):
+                problems.add("%s: %s: no such port of %s", os.path.basename(qsf), line.strip(), top)
+
+
+def check(hdl, quick=False, ref=REF):
     problems = Problems()
     qdir = os.path.join(hdl, "quartus")
     qsfs = sorted(f for f in os.listdir(qdir) if f.endswith(".qsf"))
@@ -242,6 +286,7 @@ def check(hdl, quick=False):
         seen_name.setdefault(base, (where, path))
     if problems:
         return problems
+    check_pin_assignments(problems, qsf, assigns, top_files)
 
     vfiles = [p for _, _, p, k in sources if k != "VERILOG_INCLUDE"]
     includes = [p for _, _, p, k in sources if k == "VERILOG_INCLUDE"]
@@ -255,6 +300,11 @@ def check(hdl, quick=False):
                 params.update({k: v for k, v in system.params.get(inst, {}).items() if k in c.defaults})
                 lint(problems, c.top, vfiles, includes, params, quick)
         check_system(problems, hdl, system, by_name, top_files)
+        try:
+            check_hps(problems, system, ref)
+        except (OSError, KeyError, ValueError) as e:
+            problems.add("scripts/ref: unreadable reference (%s: %s)", type(e).__name__, e)
+    check_flow(problems, qdir)
     return problems
 
 
@@ -302,23 +352,7 @@ def check_system(problems, hdl, system, components, top_files):
             if not any(port.startswith(e + "_") for port in ports):
                 problems.add("%s: %s's exported interface %s is not connected", os.path.basename(path), system.name, e)
 
-    # against the one source
-    with open(os.path.join(hdl, "regmap", "md5acc.json")) as f:
-        rm = json.load(f)
-    d, plat = rm["design"], rm["platform"]
-    want = {(acc, "NPIPE"): d["pipelines"], (acc, "DATA_W"): d["data_w"], (acc, "CLOCK_KHZ"): 1000 * d["clock_mhz"],
-            (pll, "gui_output_clock_frequency0"): d["clock_mhz"]}
-    for (inst, name), value in sorted(want.items()):
-        got = system.param(inst, name)
-        try:
-            ok = got is not None and float(got) == float(value)
-        except ValueError:
-            ok = False
-        if not ok:
-            problems.add("%s: %s %s is %s, hdl/regmap/md5acc.json says %s", sysf, inst, name, got, value)
     width = system.param(hps, "F2SDRAM_Width", "").split()
-    if width != [str(d["data_w"])]:
-        problems.add("%s: F2SDRAM_Width {%s}: one port of %d bits expected", sysf, " ".join(width), d["data_w"])
 
     # the overlay against the system
     with open(os.path.join(hdl, "dts", "fpgamr-md5acc.dtso")) as f:
@@ -336,17 +370,97 @@ def check_system(problems, hdl, system, components, top_files):
         used.append("fpga_bridge3")
     if sorted(listed) != used:
         problems.add("overlay: fpga-bridges %s, the system uses %s", ", ".join(listed) or "none", ", ".join(used))
-    base = LW_BRIDGE_BASE + int(system.cparams.get("%s.h2f_lw_axi_master/%s.s_axil" % (hps, acc), {})
-                                .get("baseAddress", "0"), 0)
-    m = re.search(r"reg\s*=\s*<\s*(0x[0-9a-fA-F]+|\d+)\s+(0x[0-9a-fA-F]+|\d+)\s*>", dts)
-    if not m or int(m.group(1), 0) != base or int(m.group(2), 0) != rm["window_bytes"]:
-        problems.add("overlay: reg %s, the system puts the registers at 0x%08x (%d bytes)",
-                     m.group(0) if m else "missing", base, rm["window_bytes"])
-    irq = int(system.cparams.get("%s.f2h_irq0/%s.irq" % (hps, acc), {}).get("irqNumber", "-1"), 0)
-    m = re.search(r"interrupts\s*=\s*<\s*0\s+(\d+)\s+4\s*>", dts)
-    if irq < 0 or not m or int(m.group(1)) != F2H_IRQ_SPI0 + irq:
-        problems.add("overlay: interrupts %s, the system's irq is f2h_irq0 bit %d (SPI %d, level high)",
-                     m.group(0) if m else "missing", irq, F2H_IRQ_SPI0 + irq)
+
+
+def read_tsv(path, columns):
+    """The rows of a reference file (tab-separated, '#' comments) as dicts of `columns`."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                rows.append(dict(zip(columns, line.rstrip("\n").split("\t"))))
+    return rows
+
+
+def same_value(got, want):
+    try:
+        return float(got) == float(want)
+    except ValueError:
+        return got == want
+
+
+def check_hps(problems, system, ref):
+    """The HPS instance against altera_hps's parameters and the DE10-Nano's references."""
+    sysf = os.path.basename(system.path)
+    if system.properties_first:
+        problems.add("%s: set_project_property before create_system (no system is open yet)", sysf)
+    hps = [i for i, k in system.instances.items() if k == "altera_hps"][0]
+    params = system.params.get(hps, {})
+    names = read_tsv(os.path.join(ref, "altera_hps.tsv"), ("name", "unit", "value", "clocks", "meaning"))
+    known = {r["name"]: r for r in names}
+    for name in params:
+        if name not in known:
+            problems.add("%s: %s %s: no such altera_hps parameter (scripts/ref/altera_hps.tsv)", sysf, hps, name)
+    # the DDR3 values: the board's, named as the component names them
+    for r in names:
+        if r["value"] == "-":
+            continue
+        unit = "" if r["unit"] == "-" else " " + r["unit"]
+        got = params.get(r["name"])
+        if got is None:
+            problems.add("%s: %s %s is not set; the DE10-Nano's is %s%s (%s)", sysf, hps, r["name"], r["value"],
+                         unit, r["meaning"])
+        elif not same_value(got, r["value"]):
+            problems.add("%s: %s %s is %s; the DE10-Nano's is %s%s (%s)", sysf, hps, r["name"], got, r["value"],
+                         unit, r["meaning"])
+    # the reference's controller timings against U-Boot's clock counts for the board
+    mhz = float(known["MEM_CLK_FREQ"]["value"])
+    scale = {"ns": 1e-3, "us": 1.0, "clocks": None}
+    for r in names:
+        if r["clocks"] == "-":
+            continue
+        clocks = round(float(r["value"])) if scale[r["unit"]] is None else \
+            math.ceil(round(float(r["value"]) * scale[r["unit"]] * mhz, 6))
+        if clocks != int(r["clocks"]):
+            problems.add("scripts/ref/altera_hps.tsv: %s %s %s at %g MHz is %d clocks; U-Boot's de10-nano "
+                         "sdram_config.h has %s", r["name"], r["value"], r["unit"], mhz, clocks, r["clocks"])
+    # the board's peripherals on the HPS pins U-Boot muxes for them, and no other
+    board = read_tsv(os.path.join(ref, "de10nano_pinmux.tsv"), ("peripheral", "mode", "pins", "registers", "signals"))
+    wired = {r["peripheral"]: r for r in board}
+    for r in board:
+        for suffix, want in (("_PinMuxing", r["pins"]), ("_Mode", r["mode"])):
+            got = params.get(r["peripheral"] + suffix)
+            if got != want:
+                problems.add("%s: %s %s%s is %s; the DE10-Nano wires %s to %s (pin mux %s: %s)", sysf, hps, r["peripheral"],
+                             suffix, "unset" if got is None else "{%s}" % got, r["peripheral"],
+                             "{%s} {%s}" % (r["pins"], r["mode"]), r["registers"], r["signals"])
+    for name, value in sorted(params.items()):
+        m = re.fullmatch(r"(\w+)_PinMuxing", name)
+        if m and value.startswith("HPS I/O") and m.group(1) not in wired:
+            problems.add("%s: %s %s {%s}: the DE10-Nano wires no %s to HPS pins (scripts/ref/de10nano_pinmux.tsv)",
+                         sysf, hps, name, value, m.group(1))
+    if any(v.startswith("HPS I/O") for n, v in params.items() if n.endswith("_PinMuxing")) and \
+            hps + ".hps_io" not in system.exports.values():
+        problems.add("%s: %s.hps_io is not exported: the HPS peripherals' pins would reach no board pin", sysf, hps)
+
+
+def check_flow(problems, qdir):
+    """quartus/Makefile: the HPS SDRAM pin script under quartus_sta -t, after analysis, before the compile."""
+    with open(os.path.join(qdir, "Makefile")) as f:
+        lines = [l.strip() for l in f if l.startswith("\t")]
+    pins = [i for i, l in enumerate(lines) if HPS_PIN_SCRIPT in l]
+    if not pins:
+        problems.add("quartus/Makefile: %s is never run: the HPS memory pins get no I/O standard", HPS_PIN_SCRIPT)
+    for i in pins:
+        if not lines[i].startswith("quartus_sta -t "):
+            problems.add("quartus/Makefile: %s runs as `%s`; it must run under quartus_sta -t (it reads the "
+                         "analysed netlist)", HPS_PIN_SCRIPT, lines[i].split()[0] + " " + lines[i].split()[1])
+        if not any(l.startswith("quartus_map ") for l in lines[:i]):
+            problems.add("quartus/Makefile: %s runs before quartus_map (it needs the analysed netlist)",
+                         HPS_PIN_SCRIPT)
+        if any("--flow compile" in l for l in lines[:i]):
+            problems.add("quartus/Makefile: %s runs after the compile (the fitter would place the HPS memory pins "
+                         "without it)", HPS_PIN_SCRIPT)
 
 
 def main():
@@ -363,8 +477,9 @@ def main():
         print("quartus project: " + p)
     if problems:
         return 1
-    print("quartus project: every source named once, every module defined once; resets, overlay and "
-          "system agree with hdl/regmap/md5acc.json")
+    print("quartus project: every source named once, every module defined once; resets and overlay bridges "
+          "agree; the HPS instance matches altera_hps's parameters and the DE10-Nano's DDR3 and pin multiplexing; "
+          "the HPS SDRAM pin script runs under quartus_sta")
     return 0
 
 
