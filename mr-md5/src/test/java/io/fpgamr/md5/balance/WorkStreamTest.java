@@ -210,6 +210,57 @@ class WorkStreamTest {
         assertEquals(1, slow.claimSize(848));
     }
 
+    /** Task {@code task}'s attempt {@code attempt}, its output holding {@code holdsUnits} units, run to its end: the units it hashed. */
+    private List<Long> runHolding(WorkPlan plan, int task, int attempt, long holdsUnits, AtomicLong now) throws Exception {
+        WorkStream s = new WorkStream(log("t" + task + "a" + attempt), plan, task, attempt, 1e6, now::get);
+        s.holds(holdsUnits * UNIT);
+        s.begin(UNIT);
+        return drain(s);
+    }
+
+    private static List<Long> units(long first, long count) {
+        List<Long> to = new ArrayList<>();
+        expand(new WorkStream.Range(first, count), to);
+        return to;
+    }
+
+    @Test
+    void mapsInWavesEachClaimWhatTheirOutputHolds() throws Exception {
+        // 4 maps one after the other (a wave of one), 20 units: 4 reserved, a pool of 16; each map's
+        // output holds 5 units, its reserved one and 4 claimed, and the pool is shared 4, 4, 4, 4
+        // where claims sized by a quarter share alone would let the first map take all 16
+        WorkPlan plan = plan(20, 4, 1e6);
+        AtomicLong now = new AtomicLong(1_000);
+        assertEquals(units(4, 4), runHolding(plan, 0, 0, 5, now));
+        // the task is closed: its next attempt hashes what the task claimed, and claims nothing more
+        assertEquals(units(4, 4), runHolding(plan, 0, 1, 5, now));
+        assertEquals(units(8, 4), runHolding(plan, 1, 0, 5, now));
+        assertEquals(units(12, 4), runHolding(plan, 2, 0, 5, now));
+        // the last task has no one after it: it takes what is left, within its room here
+        assertEquals(units(16, 4), runHolding(plan, 3, 0, 5, now));
+        ClaimLog reader = log("reader");
+        List<String> entries = new ArrayList<>();
+        for (Claim c; (c = reader.read(entries.size())) != null;) {
+            entries.add(c.task() + (c.closes() ? " closes" : " claims " + c.units()));
+        }
+        // half of a quarter share of what is left, cut to the room, then the close; the last task
+        // does not close (the pool is empty)
+        assertEquals(List.of("0 claims 2", "0 claims 2", "0 closes", "1 claims 2", "1 claims 2", "1 closes", "2 claims 1", "2 claims 1",
+            "2 claims 1", "2 claims 1", "2 closes", "3 claims 1", "3 claims 1", "3 claims 1", "3 claims 1"), entries);
+    }
+
+    @Test
+    void whenTheMapsYetToClaimCannotHoldTheRestAMapClaimsBeyondItsRoom() throws Exception {
+        // outputs of 2 units (1 claimed): the 3 maps after the first hold 3 of the 16, so the first
+        // claims 13 and spills, and the pool is still emptied, every unit once
+        WorkPlan plan = plan(20, 4, 1e6);
+        AtomicLong now = new AtomicLong(1_000);
+        assertEquals(units(4, 13), runHolding(plan, 0, 0, 2, now));
+        assertEquals(units(17, 1), runHolding(plan, 1, 0, 2, now));
+        assertEquals(units(18, 1), runHolding(plan, 2, 0, 2, now));
+        assertEquals(units(19, 1), runHolding(plan, 3, 0, 2, now));
+    }
+
     @Test
     void aDomainSmallerThanAUnitIsOneReservedUnit() {
         WorkPlan plan = new WorkPlan(1L << 10, 4, Map.of(), 0);
