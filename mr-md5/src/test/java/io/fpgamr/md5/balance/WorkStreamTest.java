@@ -224,20 +224,30 @@ class WorkStreamTest {
         return to;
     }
 
-    @Test
-    void mapsInWavesEachClaimWhatTheirOutputHolds() throws Exception {
-        // 4 maps one after the other (a wave of one), 20 units: 4 reserved, a pool of 16; each map's
-        // output holds 5 units, its reserved one and 4 claimed, and the pool is shared 4, 4, 4, 4
-        // where claims sized by a quarter share alone would let the first map take all 16
+    /**
+     * A job of 20 units and 4 maps run one after the other (waves of one), each output holding
+     * {@code holdsUnits} units: the units task 0 hashed, then its second attempt's (run after it
+     * closed), then tasks 1, 2 and 3's.
+     */
+    private List<List<Long>> inWaves(long holdsUnits) throws Exception {
         WorkPlan plan = plan(20, 4, 1e6);
         AtomicLong now = new AtomicLong(1_000);
-        assertEquals(units(4, 4), runHolding(plan, 0, 0, 5, now));
-        // the task is closed: its next attempt hashes what the task claimed, and claims nothing more
-        assertEquals(units(4, 4), runHolding(plan, 0, 1, 5, now));
-        assertEquals(units(8, 4), runHolding(plan, 1, 0, 5, now));
-        assertEquals(units(12, 4), runHolding(plan, 2, 0, 5, now));
-        // the last task has no one after it: it takes what is left, within its room here
-        assertEquals(units(16, 4), runHolding(plan, 3, 0, 5, now));
+        List<List<Long>> hashed = new ArrayList<>();
+        hashed.add(runHolding(plan, 0, 0, holdsUnits, now));
+        hashed.add(runHolding(plan, 0, 1, holdsUnits, now));
+        for (int t = 1; t < 4; t++) {
+            hashed.add(runHolding(plan, t, 0, holdsUnits, now));
+        }
+        return hashed;
+    }
+
+    @Test
+    void mapsInWavesEachClaimWhatTheirOutputHolds() throws Exception {
+        // 4 reserved units and a pool of 16; each map's output holds 5 units, its reserved one and 4
+        // claimed, so the pool is shared 4, 4, 4, 4 where claims sized by a quarter share alone would
+        // let the first map take all 16; task 0 is closed, so its next attempt hashes what the task
+        // claimed and claims nothing more; the last task has no one after it and takes what is left
+        assertEquals(List.of(units(4, 4), units(4, 4), units(8, 4), units(12, 4), units(16, 4)), inWaves(5));
         ClaimLog reader = log("reader");
         List<String> entries = new ArrayList<>();
         for (Claim c; (c = reader.read(entries.size())) != null;) {
@@ -252,13 +262,8 @@ class WorkStreamTest {
     @Test
     void whenTheMapsYetToClaimCannotHoldTheRestAMapClaimsBeyondItsRoom() throws Exception {
         // outputs of 2 units (1 claimed): the 3 maps after the first hold 3 of the 16, so the first
-        // claims 13 and spills, and the pool is still emptied, every unit once
-        WorkPlan plan = plan(20, 4, 1e6);
-        AtomicLong now = new AtomicLong(1_000);
-        assertEquals(units(4, 13), runHolding(plan, 0, 0, 2, now));
-        assertEquals(units(17, 1), runHolding(plan, 1, 0, 2, now));
-        assertEquals(units(18, 1), runHolding(plan, 2, 0, 2, now));
-        assertEquals(units(19, 1), runHolding(plan, 3, 0, 2, now));
+        // claims 13 (and spills) before it closes, and the pool is still emptied, every unit once
+        assertEquals(List.of(units(4, 13), units(4, 13), units(17, 1), units(18, 1), units(19, 1)), inWaves(2));
     }
 
     @Test
