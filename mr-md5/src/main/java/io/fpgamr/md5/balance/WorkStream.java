@@ -251,12 +251,19 @@ public final class WorkStream {
     /**
      * The values/s the other tasks finish, from the log: a task claims its next units when it has
      * hashed its last ones, so between its first and its latest claim it finished all but its
-     * latest. 0 when no other task has claimed twice.
+     * latest. 0 when no other task has claimed twice. A closed task hashes no more: its rate does
+     * not count (maps in waves would otherwise wait for maps that have ended).
      */
     double othersRate() {
+        Set<Integer> ended = new HashSet<>();
+        for (Claim c : entries) {
+            if (c.closes()) {
+                ended.add(c.task());
+            }
+        }
         Map<Integer, long[]> byTask = new HashMap<>(); // first ms, latest ms, units before the latest, latest's units
         for (Claim c : entries) {
-            if (c.task() == task) {
+            if (c.task() == task || ended.contains(c.task())) {
                 continue;
             }
             long[] t = byTask.get(c.task());

@@ -208,6 +208,12 @@ class WorkStreamTest {
         // when the others stop claiming (their attempts died), the slow map claims after all
         now.set(11_000 + 60_000);
         assertEquals(1, slow.claimSize(848));
+        // a task that closed has ended: its rate does not count, and the slow map claims at once
+        shared.publish(2, new Claim(0, 0, 0, 11_600));
+        now.set(11_700);
+        slow.readNew();
+        assertEquals(0, slow.othersRate());
+        assertEquals(1, slow.claimSize(848));
     }
 
     /** Task {@code task}'s attempt {@code attempt}, its output holding {@code holdsUnits} units, run to its end: the units it hashed. */
