@@ -5,7 +5,7 @@ MVN := mvn -B -ntp -q
 DIGEST ?= 096822475dd517c1089f4b58c7f346ef
 BITS ?= 28
 
-.PHONY: deps deps-test build build-run cds run test bench bench-job bench-balance bench-kernels bench-fpga clean
+.PHONY: deps deps-test build build-run cds run test bench bench-job bench-balance bench-collector bench-kernels bench-fpga clean
 
 ## deps: install what building and running need (Debian packages); needs root the first time
 deps:
@@ -52,6 +52,11 @@ bench-job: build
 ## nodes at 2^30, the bench mode; per node the speed given and the values hashed, the straggler
 bench-balance: build
 	bin/bench-balance
+
+## bench-collector: the bench job streamed against static splits, side by side on the local runner
+## (2^28 32/32 and 2^26 16/16): each figure of both, the ratio, the maps' spill and sort time
+bench-collector: build
+	bin/bench-collector
 
 bench: bench-job
 

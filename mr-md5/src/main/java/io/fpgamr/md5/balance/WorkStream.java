@@ -35,12 +35,23 @@ import java.util.function.LongSupplier;
  * its latest claim, read from the log) does not claim: it checks the log again after
  * {@link #POLL_MS}, and ends when the pool is empty. If the others stop claiming (their attempts
  * died), it claims after all.
+ *
+ * <p><b>A map claims what its output holds.</b> A bench map's pairs wait in its collector until
+ * the map ends; past the collector's room they spill and are merged again ({@link #holds}). When
+ * the maps run in waves (the local runner runs a map per core at a time, a cluster as many as it
+ * has slots), claims sized by every map's share would let the first wave take the whole pool and
+ * spill. So a map claims no more than its room while the tasks that have not claimed yet (those
+ * still to start among them) can hold the rest, each as much as this one; at its room it closes
+ * its task with an entry of no units and ends. The task that finds the others cannot hold what is
+ * left claims as before (and spills): the pool is always emptied.
  */
 public final class WorkStream {
     /** A claim is at least this much of the claiming map's own time. */
     static final double MIN_CLAIM_S = 0.25;
     /** How often a waiting map reads the log again. */
     static final long POLL_MS = 100;
+    /** {@link #claimSize}: close the task instead of claiming. */
+    static final long CLOSE = -1;
 
     /** Units {@code [first, first + count)}. */
     public record Range(long first, long count) {
@@ -58,6 +69,12 @@ public final class WorkStream {
     private final List<Long> firsts = new ArrayList<>();
     private long claimed;
     private final Set<Integer> hashed = new HashSet<>();
+    /** The other tasks that have an entry in the log. */
+    private final Set<Integer> othersSeen = new HashSet<>();
+    /** Whether an attempt of this task closed it. */
+    private boolean closed;
+    /** Values this map's output holds (its collector's room), Long.MAX_VALUE when unbounded. */
+    private long holds = Long.MAX_VALUE;
     /** Values handed out so far, and since when: this map's own speed. */
     private long valuesOut;
     private long beganMs = -1;
@@ -79,6 +96,14 @@ public final class WorkStream {
     /** The speed the plan gave this map's node and engine, values/s (0: none), once the map knows its engine. */
     public void given(double valuesPerS) {
         givenSpeed = valuesPerS;
+    }
+
+    /**
+     * This map's output holds {@code values} values before it spills (its collector's room): it
+     * claims no more while the tasks yet to claim can hold the rest.
+     */
+    public void holds(long values) {
+        holds = Math.max(0, values);
     }
 
     /** The map began hashing {@code values} values of its own (its reserved unit) now. */
@@ -104,7 +129,7 @@ public final class WorkStream {
                 return handOut(owed);
             }
             long left = poolUnits() - claimed;
-            if (left <= 0) {
+            if (left <= 0 || closed) {
                 return null;
             }
             long units = claimSize(left);
@@ -113,10 +138,13 @@ public final class WorkStream {
                 continue;
             }
             int seq = entries.size();
-            Claim c = new Claim(task, attempt, units, clock.getAsLong());
+            Claim c = new Claim(task, attempt, Math.max(0, units), clock.getAsLong());
             if (log.publish(seq, c)) {
                 add(c);
                 hashed.add(seq);
+                if (c.closes()) {
+                    return null;
+                }
                 return handOut(new Range(firsts.get(seq), units));
             }
         }
@@ -136,7 +164,7 @@ public final class WorkStream {
     /** The first entry of this task not hashed by this attempt (its task's earlier or concurrent attempts claimed it). */
     private Range owed() {
         for (int i = 0; i < entries.size(); i++) {
-            if (entries.get(i).task() == task && hashed.add(i)) {
+            if (entries.get(i).task() == task && hashed.add(i) && !entries.get(i).closes()) {
                 return new Range(firsts.get(i), entries.get(i).units());
             }
         }
@@ -155,6 +183,9 @@ public final class WorkStream {
         claimed += c.units();
         if (c.task() != task) {
             lastOthersClaimMs = Math.max(lastOthersClaimMs, c.atMs());
+            othersSeen.add(c.task());
+        } else if (c.closes()) {
+            closed = true;
         }
     }
 
@@ -170,7 +201,7 @@ public final class WorkStream {
         return plan.total() > 0 ? plan.total() / plan.maps() : 0;
     }
 
-    /** Units to claim now, of {@code left} in the pool; 0 to wait. */
+    /** Units to claim now, of {@code left} in the pool; 0 to wait, {@link #CLOSE} to close the task (its output is full). */
     long claimSize(long left) {
         double s = speed();
         if (!(s > 0)) {
@@ -192,18 +223,47 @@ public final class WorkStream {
             }
             units = Math.min(units, Math.max(1, fits));
         }
-        return Math.max(1, Math.min(units, left));
+        return withinRoom(Math.max(1, Math.min(units, left)), left);
+    }
+
+    /**
+     * {@code units}, or fewer when they would not fit in this map's output while the tasks yet to
+     * claim can hold the rest of {@code left}; {@link #CLOSE} when this map's output is full.
+     */
+    long withinRoom(long units, long left) {
+        if (holds == Long.MAX_VALUE) {
+            return units;
+        }
+        long unit = plan.unitValues();
+        long room = Math.max(0, holds - valuesOut) / unit;
+        if (units <= room) {
+            return units;
+        }
+        // each task yet to claim holds as much as this one, less its reserved unit
+        long yetToClaim = Math.max(0, plan.maps() - 1 - othersSeen.size());
+        long theirRoom = Math.max(0, holds / unit - 1);
+        if (left - room > yetToClaim * theirRoom) {
+            return units; // they cannot hold the rest: claim as before, and spill
+        }
+        return room == 0 ? CLOSE : room;
     }
 
     /**
      * The values/s the other tasks finish, from the log: a task claims its next units when it has
      * hashed its last ones, so between its first and its latest claim it finished all but its
-     * latest. 0 when no other task has claimed twice.
+     * latest. 0 when no other task has claimed twice. A closed task hashes no more: its rate does
+     * not count (maps in waves would otherwise wait for maps that have ended).
      */
     double othersRate() {
+        Set<Integer> ended = new HashSet<>();
+        for (Claim c : entries) {
+            if (c.closes()) {
+                ended.add(c.task());
+            }
+        }
         Map<Integer, long[]> byTask = new HashMap<>(); // first ms, latest ms, units before the latest, latest's units
         for (Claim c : entries) {
-            if (c.task() == task) {
+            if (c.task() == task || ended.contains(c.task())) {
                 continue;
             }
             long[] t = byTask.get(c.task());

@@ -3,6 +3,7 @@ package io.fpgamr.md5.job;
 import io.fpgamr.md5.balance.ClaimLog;
 import io.fpgamr.md5.balance.WorkPlan;
 import io.fpgamr.md5.balance.WorkStream;
+import io.fpgamr.md5.shuffle.ByteKeyCollector;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -161,6 +162,7 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
         private WorkPlan plan;
         private WorkStream stream;
         private boolean began;
+        private TaskAttemptID taskAttempt;
         private final LongWritable key = new LongWritable();
         private final LongWritable value = new LongWritable();
 
@@ -176,6 +178,7 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
             if (range.streams) {
                 plan = WorkPlan.of(conf);
                 TaskAttemptID id = context.getTaskAttemptID();
+                taskAttempt = id;
                 ClaimLog log = ClaimLog.open(conf, WorkPlan.logDir(conf), id.toString());
                 stream = new WorkStream(log, plan, id.getTaskID().getId(), id.getId(), 0, System::currentTimeMillis);
             }
@@ -188,6 +191,11 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
                 began = true;
                 WorkPlan.Given g = plan.given(TaskSpans.host(), EngineMapper.runningEngineKind());
                 stream.given(g == null ? 0 : g.valuesPerS());
+                // a bench map's pairs wait in its collector: it claims what that holds (one pair per value)
+                ByteKeyCollector<?, ?> collector = ByteKeyCollector.of(taskAttempt);
+                if (collector != null) {
+                    stream.holds(collector.holdsRecords());
+                }
                 stream.begin((end - next) * ppk);
             }
             while (next >= end) {

@@ -250,6 +250,14 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         return OPEN.get(attempt.toString());
     }
 
+    /**
+     * Records this collector holds before it spills, at least: the pages it may use, less one per key
+     * byte (each bucket's last page may be partly filled when the pages run out).
+     */
+    public long holdsRecords() {
+        return Math.max(0L, maxPages - KEYS) * (pageLimit / recordBytes);
+    }
+
     /** The serialized length of the values this collector takes. */
     int valueBytes() {
         return valueBytes;

@@ -208,6 +208,68 @@ class WorkStreamTest {
         // when the others stop claiming (their attempts died), the slow map claims after all
         now.set(11_000 + 60_000);
         assertEquals(1, slow.claimSize(848));
+        // a task that closed has ended: its rate does not count, and the slow map claims at once
+        shared.publish(2, new Claim(0, 0, 0, 11_600));
+        now.set(11_700);
+        slow.readNew();
+        assertEquals(0, slow.othersRate());
+        assertEquals(1, slow.claimSize(848));
+    }
+
+    /** Task {@code task}'s attempt {@code attempt}, its output holding {@code holdsUnits} units, run to its end: the units it hashed. */
+    private List<Long> runHolding(WorkPlan plan, int task, int attempt, long holdsUnits, AtomicLong now) throws Exception {
+        WorkStream s = new WorkStream(log("t" + task + "a" + attempt), plan, task, attempt, 1e6, now::get);
+        s.holds(holdsUnits * UNIT);
+        s.begin(UNIT);
+        return drain(s);
+    }
+
+    private static List<Long> units(long first, long count) {
+        List<Long> to = new ArrayList<>();
+        expand(new WorkStream.Range(first, count), to);
+        return to;
+    }
+
+    /**
+     * A job of 20 units and 4 maps run one after the other (waves of one), each output holding
+     * {@code holdsUnits} units: the units task 0 hashed, then its second attempt's (run after it
+     * closed), then tasks 1, 2 and 3's.
+     */
+    private List<List<Long>> inWaves(long holdsUnits) throws Exception {
+        WorkPlan plan = plan(20, 4, 1e6);
+        AtomicLong now = new AtomicLong(1_000);
+        List<List<Long>> hashed = new ArrayList<>();
+        hashed.add(runHolding(plan, 0, 0, holdsUnits, now));
+        hashed.add(runHolding(plan, 0, 1, holdsUnits, now));
+        for (int t = 1; t < 4; t++) {
+            hashed.add(runHolding(plan, t, 0, holdsUnits, now));
+        }
+        return hashed;
+    }
+
+    @Test
+    void mapsInWavesEachClaimWhatTheirOutputHolds() throws Exception {
+        // 4 reserved units and a pool of 16; each map's output holds 5 units, its reserved one and 4
+        // claimed, so the pool is shared 4, 4, 4, 4 where claims sized by a quarter share alone would
+        // let the first map take all 16; task 0 is closed, so its next attempt hashes what the task
+        // claimed and claims nothing more; the last task has no one after it and takes what is left
+        assertEquals(List.of(units(4, 4), units(4, 4), units(8, 4), units(12, 4), units(16, 4)), inWaves(5));
+        ClaimLog reader = log("reader");
+        List<String> entries = new ArrayList<>();
+        for (Claim c; (c = reader.read(entries.size())) != null;) {
+            entries.add(c.task() + (c.closes() ? " closes" : " claims " + c.units()));
+        }
+        // half of a quarter share of what is left, cut to the room, then the close; the last task
+        // does not close (the pool is empty)
+        assertEquals(List.of("0 claims 2", "0 claims 2", "0 closes", "1 claims 2", "1 claims 2", "1 closes", "2 claims 1", "2 claims 1",
+            "2 claims 1", "2 claims 1", "2 closes", "3 claims 1", "3 claims 1", "3 claims 1", "3 claims 1"), entries);
+    }
+
+    @Test
+    void whenTheMapsYetToClaimCannotHoldTheRestAMapClaimsBeyondItsRoom() throws Exception {
+        // outputs of 2 units (1 claimed): the 3 maps after the first hold 3 of the 16, so the first
+        // claims 13 (and spills) before it closes, and the pool is still emptied, every unit once
+        assertEquals(List.of(units(4, 13), units(4, 13), units(17, 1), units(18, 1), units(19, 1)), inWaves(2));
     }
 
     @Test

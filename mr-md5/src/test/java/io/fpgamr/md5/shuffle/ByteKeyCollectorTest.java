@@ -63,6 +63,17 @@ class ByteKeyCollectorTest {
     }
 
     @Test
+    void streamedMapsInWavesClaimWhatTheirCollectorsHoldAndSpillEachRecordOnce() throws Exception {
+        // 8 streamed maps, 2 at a time on the local runner, each collector sized for twice an even
+        // share (4 of the 16 units): the first maps claim no more than that and leave the rest to
+        // the maps still to start, so no map spills and merges; every record is spilled once,
+        // straight into its map's output (before, the first two maps claimed the whole pool and
+        // spilled it again in the merge)
+        Shuffled s = harness().run("waves", 22, JobKeys.BATCH, 0, BenchMapper.class, Map.of(JobKeys.MAPS, "8"));
+        assertExactThroughTheCollector(s, 22, 8, 1L << 22);
+    }
+
+    @Test
     void pairByPairAndBatchGiveTheSameShuffleAsHadoopsOwnCollector() throws Exception {
         Shuffled batch = harness().run("batch", 18, JobKeys.BATCH / 4, 1);
         Shuffled pairs = harness().run("pairs", 18, JobKeys.BATCH / 4, 1, PairByPairMapper.class, Map.of());
