@@ -706,8 +706,9 @@ start_units "$froot" fpga1 fpgamr-loader hadoop-yarn-nodemanager fpgamr-energy-e
 # The loader serves the NodeManager's main process only: its unit told the loader which one, and a
 # process of the NodeManager's user (a container under the DefaultContainerExecutor) is refused.
 nm_pid="$(sed -n 's/.*hadoop-yarn-nodemanager.service started in .* (main process \([0-9]*\)).*/\1/p' "$logs/fpga1-hadoop-yarn-nodemanager.start")"
-[ -n "$nm_pid" ] && [ "$(cat "$froot/run/fpgamr/nodemanager.pid")" = "$nm_pid" ] \
-  || fail "fpga1: /run/fpgamr/nodemanager.pid ($(cat "$froot/run/fpgamr/nodemanager.pid" 2>&1)) is not the NodeManager's main pid ($nm_pid)"
+nm_start="$(sed 's/.*) //' "/proc/$nm_pid/stat" 2>/dev/null | cut -d' ' -f20)" || nm_start=""  # field 22: its start time
+[ -n "$nm_pid" ] && [ "$(cat "$froot/run/fpgamr/nodemanager.pid")" = "$nm_pid $nm_start" ] \
+  || fail "fpga1: /run/fpgamr/nodemanager.pid ($(cat "$froot/run/fpgamr/nodemanager.pid" 2>&1)) is not the NodeManager's main pid and start time ($nm_pid $nm_start)"
 refused="$(in_ns chroot "$froot" setpriv --reuid yarn --regid yarn --init-groups /usr/bin/python3 -c '
 import os, socket, sys
 s = socket.socket(socket.AF_UNIX)
