@@ -19,9 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The privileged design loader's refusals, each deterministic: a design not on the operator's
  * allowlist, a staged file that is a link, a staged file behind a folder that is a link, a FIFO,
- * a device it was not given; and a process of the NodeManager's user that is not the NodeManager
- * (a container under the DefaultContainerExecutor) gets nothing loaded. Each time nothing reaches
- * the firmware folder or the overlays. The loading itself, through the plugin, is in
+ * a device it was not given; a process of the NodeManager's user that is not the NodeManager
+ * (a container under the DefaultContainerExecutor) gets nothing loaded, and neither does a
+ * process given the pid of a NodeManager that has exited (a pid namespace of the loader's own,
+ * the next pid chosen through {@code ns_last_pid}). Each time nothing reaches the firmware folder
+ * or the overlays. The loading itself, through the plugin, is in
  * {@link FpgaNodeTest}.
  */
 class DesignLoaderTest {
@@ -54,12 +56,16 @@ class DesignLoaderTest {
     }
 
     private void assertNothingLoaded() throws IOException {
+        assertNothingWritten();
+        assertEquals("ok none", ask("status " + DEVICE));
+    }
+
+    private void assertNothingWritten() throws IOException {
         assertEquals(List.of(), loader.loadedFiles(), "nothing in the firmware folder");
         try (var s = Files.list(loader.overlays)) {
             assertEquals(0, s.count(), "no overlay");
         }
         assertEquals(LoaderFixture.BOOT_BITS, Files.readString(loader.firmware.resolve(LoaderFixture.BOOT_RBF)));
-        assertEquals("ok none", ask("status " + DEVICE));
     }
 
     @Test
@@ -104,7 +110,7 @@ class DesignLoaderTest {
         Files.createSymbolicLink(link, loader.staging);
         Files.getFileAttributeView(link, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
             .setOwner(link.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
-        loader = new LoaderFixture(tmp.resolve("node2"), tmp.resolve("sys/devices/platform/soc"), link);
+        loader = new LoaderFixture(tmp.resolve("node2"), tmp.resolve("sys/devices/platform/soc"), link, false);
         assertEquals("error " + link + " is a link that is not root's (on the way to " + link + ")",
             ask("load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo"));
         assertNothingLoaded();
@@ -112,14 +118,48 @@ class DesignLoaderTest {
 
     @Test
     void aProcessOfTheNodeManagersUserThatIsNotTheNodeManagerGetsNothingLoaded() throws Exception {
-        Process container = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-            System.getProperty("java.class.path"), LoaderFixture.class.getName(), loader.socket.toString(), loader.staging.toString(),
-            "load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo").redirectErrorStream(true).start();
+        Process container = new ProcessBuilder(loader.clientCommand("load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo"))
+            .redirectErrorStream(true).start();
         String answer = new String(container.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertEquals(0, container.waitFor(), answer);
         assertEquals("error refused: process " + container.pid() + " (uid " + new com.sun.security.auth.module.UnixSystem().getUid()
             + ") is not the NodeManager (process " + ProcessHandle.current().pid() + ")", answer);
         assertNothingLoaded();
         assertTrue(Files.readString(loader.log).contains("error refused: process " + container.pid()), "the loader logs the refusal");
+    }
+
+    @Test
+    void aProcessGivenTheNodeManagersPidAfterItExitedGetsNothingLoaded() throws Exception {
+        loader.close();
+        loader = new LoaderFixture(tmp.resolve("node2"), tmp.resolve("sys/devices/platform/soc"), tmp.resolve("node2/staging"), true);
+        Path design = Files.createDirectories(loader.staging.resolve("d1"));
+        Files.copy(rbf, design.resolve("md5acc.rbf"));
+        Files.copy(dtbo, design.resolve("md5acc.dtbo"));
+        loader.trust(rbf, dtbo);
+        int pid = 100;
+        // The NodeManager: process 100 of the namespace, recorded as its unit records it, then asking
+        // with the plugin's client (exec: the same process, the same start time). It is served.
+        List<String> nodeManager = loader.inNamespace(pid, "MAINPID=$$ \"$1\" write \"$2\" || exit 1; shift 2; exec \"$@\"",
+            concat(List.of(LoaderFixture.PID_HELPER.toString(), loader.pidFile.toString()), loader.clientCommand("status " + DEVICE)));
+        assertEquals(List.of("ok none"), nodeManager);
+        String[] recorded = Files.readString(loader.pidFile).strip().split(" ");
+        assertEquals("100", recorded[0], "the pid file: " + String.join(" ", recorded));
+        // It has exited; the file still names it (as until the unit's ExecStopPost). The next process
+        // given pid 100 started later (by the client's whole run at least, many clock ticks).
+        List<String> impostor = loader.inNamespace(pid, "cut -d' ' -f22 /proc/$$/stat; exec \"$@\"",
+            loader.clientCommand("load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo").toArray(String[]::new));
+        assertEquals(2, impostor.size(), "its start time and the loader's answer: " + impostor);
+        assertTrue(Long.parseLong(impostor.get(0)) > Long.parseLong(recorded[1]), "started later: " + impostor + " " + recorded[1]);
+        assertEquals("error refused: process 100 (uid " + new com.sun.security.auth.module.UnixSystem().getUid() + ") started at tick "
+            + impostor.get(0) + ", not the NodeManager's start (tick "
+            + recorded[1] + "): the NodeManager's pid, reused", impostor.get(1));
+        assertNothingWritten(); // (its status is for processes of its namespace only: this JVM's pid is 0 to it)
+        assertTrue(Files.readString(loader.log).contains("error " + impostor.get(1).substring(6)), "the loader logs the refusal");
+    }
+
+    private static String[] concat(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all.toArray(String[]::new);
     }
 }

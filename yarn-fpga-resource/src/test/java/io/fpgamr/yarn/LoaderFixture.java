@@ -22,11 +22,17 @@ import org.apache.hadoop.conf.Configuration;
  * the node's: {@code staging} (root's), {@code firmware} (with a boot design, reached as on a
  * merged-/usr system through a link of root's, {@code lib -> usr/lib}), {@code overlays}
  * (configfs's device-tree overlays, a plain folder: an overlay "applies" when its {@code path} is
- * written), {@code state}; the platform devices are the caller's. The tests run as root, as the
- * loader does.
+ * written), {@code state}; the platform devices are the caller's. The NodeManager pid file is
+ * written by the deployment's own helper ({@code fpgamr-nodemanager-pid}, the unit's
+ * ExecStartPost): its pid and start time. The tests run as root, as the loader does.
+ *
+ * <p>In a pid namespace of its own (the loader its first process, a /proc of its own), the test
+ * chooses which pid the next process of the namespace gets ({@code /proc/sys/kernel/ns_last_pid}),
+ * so that a process can be given the pid of one that has exited: {@link #inNamespace}.
  */
 final class LoaderFixture implements AutoCloseable {
     static final Path SCRIPT = Path.of("../deploy/ansible/roles/fpga/files/fpgamr-loader").toAbsolutePath().normalize();
+    static final Path PID_HELPER = Path.of("../deploy/ansible/roles/hadoop/files/fpgamr-nodemanager-pid").toAbsolutePath().normalize();
     static final Path OVERLAY_SOURCE = Path.of("../hdl/dts/fpgamr-md5acc.dtso").toAbsolutePath().normalize();
     static final String BOOT_RBF = "fpgamr-md5acc.rbf";
     static final String BOOT_BITS = "the boot design's bits\n";
@@ -38,14 +44,21 @@ final class LoaderFixture implements AutoCloseable {
     final Path socket;
     final Path allowlist;
     final Path log;
+    final Path pidFile;
     private final Process process;
+    private final boolean ownPidNamespace;
 
     LoaderFixture(Path root, Path devices) throws IOException, InterruptedException {
-        this(root, devices, root.resolve("staging"));
+        this(root, devices, root.resolve("staging"), false);
     }
 
-    /** A loader told that its staging folder is {@code stagingAs} (the folder itself, or a link to it). */
-    LoaderFixture(Path root, Path devices, Path stagingAs) throws IOException, InterruptedException {
+    /**
+     * A loader told that its staging folder is {@code stagingAs} (the folder itself, or a link to
+     * it); with {@code ownPidNamespace} in a pid namespace of its own and no NodeManager yet (its
+     * NodeManager is a process of that namespace: {@link #inNamespace}), else with this JVM as its
+     * NodeManager.
+     */
+    LoaderFixture(Path root, Path devices, Path stagingAs, boolean ownPidNamespace) throws IOException, InterruptedException {
         staging = Files.createDirectories(root.resolve("staging"));
         Files.createDirectories(root.resolve("usr/lib/firmware"));
         Files.createSymbolicLink(root.resolve("lib"), Path.of("usr/lib"));
@@ -55,11 +68,17 @@ final class LoaderFixture implements AutoCloseable {
         socket = root.resolve("run/loader.sock");
         allowlist = root.resolve("trusted-designs.sha256");
         log = root.resolve("loader.log");
-        Path pidFile = Files.createDirectories(root.resolve("run")).resolve("nodemanager.pid");
-        Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
+        this.ownPidNamespace = ownPidNamespace;
+        pidFile = Files.createDirectories(root.resolve("run")).resolve("nodemanager.pid");
+        if (!ownPidNamespace) {
+            recordNodeManager(ProcessHandle.current().pid());
+        }
         Files.writeString(allowlist, "# the operator's trusted designs\n");
         Files.writeString(firmware.resolve(BOOT_RBF), BOOT_BITS);
-        List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString(), "--socket", socket.toString(), "--nodemanager-pid-file",
+        // unshare --kill-child: the loader (and with it the namespace) ends with unshare; unshare
+        // ignores SIGTERM while it waits, and so does a namespace's first process: close() kills.
+        List<String> cmd = new ArrayList<>(ownPidNamespace ? List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child") : List.of());
+        cmd.addAll(List.of(SCRIPT.toString(), "--socket", socket.toString(), "--nodemanager-pid-file",
             pidFile.toString(), "--staging", stagingAs.toString(), "--allowlist", allowlist.toString(), "--firmware", firmware.toString(),
             "--boot-file", BOOT_RBF, "--overlays", overlays.toString(), "--devices", devices.toString(), "--state-dir", state.toString()));
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -76,6 +95,39 @@ final class LoaderFixture implements AutoCloseable {
                 Thread.sleep(50);
             }
         }
+    }
+
+    /** Records process {@code pid} as the NodeManager, as its unit does (ExecStartPost=+, MAINPID). */
+    private void recordNodeManager(long pid) throws IOException, InterruptedException {
+        ProcessBuilder b = new ProcessBuilder(PID_HELPER.toString(), "write", pidFile.toString()).redirectErrorStream(true);
+        b.environment().put("MAINPID", Long.toString(pid));
+        Process p = b.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "fpgamr-nodemanager-pid write: " + out);
+    }
+
+    /**
+     * Runs {@code sh -c script} as the process of pid {@code pid} in the loader's pid namespace
+     * (the pid must be free there; the namespace's last pid set below it just before the fork) and
+     * returns its output, lines stripped; it must exit 0. The script's arguments {@code $1...} are
+     * {@code args}; {@code $$} is {@code pid}.
+     */
+    List<String> inNamespace(int pid, String script, String... args) throws IOException, InterruptedException {
+        long init = process.toHandle().children().findFirst().orElseThrow().pid(); // the loader, pid 1 in there
+        List<String> cmd = new ArrayList<>(List.of("nsenter", "--target", Long.toString(init), "--pid", "--mount", "--", "sh", "-c",
+            "echo \"$1\" >/proc/sys/kernel/ns_last_pid || exit 1; shift; sh \"$@\"; exit $?", "launcher", Integer.toString(pid - 1),
+            "-c", script, "sh"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "in the loader's pid namespace: " + out);
+        return out.lines().map(String::strip).toList();
+    }
+
+    /** The command line of a container's process asking this loader with the plugin's own client (main below). */
+    List<String> clientCommand(String request) {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+            LoaderFixture.class.getName(), socket.toString(), staging.toString(), request);
     }
 
     /** The plugin's client of this loader. */
@@ -125,7 +177,11 @@ final class LoaderFixture implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
+        if (ownPidNamespace) {
+            process.destroyForcibly();
+        } else {
+            process.destroy();
+        }
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
