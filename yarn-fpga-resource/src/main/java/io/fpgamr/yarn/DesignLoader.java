@@ -18,8 +18,9 @@ import java.nio.file.Path;
  * configuration and overlay in the loader's staging folder (root's, the NodeManager writes inside
  * it) and asks, over the socket, for them to be loaded onto a device. The loader serves only the
  * NodeManager's own process (it checks the connecting process against the NodeManager unit's main
- * pid), so the request must come from this JVM: a container, even one running as the
- * NodeManager's user, cannot have a design loaded. It loads only designs on the operator's
+ * pid and that process's start time), so the request must come from this JVM: a container, even
+ * one running as the NodeManager's user, cannot ask for a design (the deployment starts this JVM
+ * with attach disabled, so no container loads code into it). It loads only designs on the operator's
  * allowlist and answers with the SHA-256 of the configuration and overlay it applied, which is
  * what {@link #holds} reports later.
  */
