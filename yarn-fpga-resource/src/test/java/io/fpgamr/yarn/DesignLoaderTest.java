@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.accel.design.DesignPackage;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -22,12 +24,19 @@ import org.junit.jupiter.api.io.TempDir;
  * a device it was not given; a process of the NodeManager's user that is not the NodeManager
  * (a container under the DefaultContainerExecutor) gets nothing loaded, and neither does a
  * process given the pid of a NodeManager that has exited (a pid namespace of the loader's own,
- * the next pid chosen through {@code ns_last_pid}). Each time nothing reaches the firmware folder
- * or the overlays. The loading itself, through the plugin, is in
+ * the next pid chosen through {@code ns_last_pid}), nor a connection left waiting by a process that
+ * exited, once a NodeManager has taken its pid. Each time nothing reaches the firmware folder or
+ * the overlays. The loading itself, through the plugin, is in
  * {@link FpgaNodeTest}.
  */
 class DesignLoaderTest {
     private static final String DEVICE = "ff200000.md5acc";
+    /**
+     * A NodeManager in the loader's pid namespace: recorded as its unit records it (with {@code $1},
+     * deploy's helper, into {@code $2}), then a shell command of the test's ({@code %s}), then the
+     * rest of its arguments (exec: the same process, the same start time).
+     */
+    private static final String NODE_MANAGER = "MAINPID=$$ \"$1\" write \"$2\" || exit 1; %s shift 2; exec \"$@\"";
 
     @TempDir
     Path tmp;
@@ -128,19 +137,27 @@ class DesignLoaderTest {
         assertTrue(Files.readString(loader.log).contains("error refused: process " + container.pid()), "the loader logs the refusal");
     }
 
-    @Test
-    void aProcessGivenTheNodeManagersPidAfterItExitedGetsNothingLoaded() throws Exception {
+    /** The loader in a pid namespace of its own, the test's trusted design staged in it. */
+    private void restartInPidNamespace() throws Exception {
         loader.close();
         loader = new LoaderFixture(tmp.resolve("node2"), tmp.resolve("sys/devices/platform/soc"), tmp.resolve("node2/staging"), true);
         Path design = Files.createDirectories(loader.staging.resolve("d1"));
         Files.copy(rbf, design.resolve("md5acc.rbf"));
         Files.copy(dtbo, design.resolve("md5acc.dtbo"));
         loader.trust(rbf, dtbo);
+    }
+
+    private String[] nodeManager(List<String> then) {
+        return concat(List.of(LoaderFixture.PID_HELPER.toString(), loader.pidFile.toString()), then);
+    }
+
+    @Test
+    void aProcessGivenTheNodeManagersPidAfterItExitedGetsNothingLoaded() throws Exception {
+        restartInPidNamespace();
         int pid = 100;
-        // The NodeManager: process 100 of the namespace, recorded as its unit records it, then asking
-        // with the plugin's client (exec: the same process, the same start time). It is served.
-        List<String> nodeManager = loader.inNamespace(pid, "MAINPID=$$ \"$1\" write \"$2\" || exit 1; shift 2; exec \"$@\"",
-            concat(List.of(LoaderFixture.PID_HELPER.toString(), loader.pidFile.toString()), loader.clientCommand("status " + DEVICE)));
+        // The NodeManager: process 100 of the namespace, asking with the plugin's client. It is served.
+        List<String> nodeManager =
+            loader.inNamespace(pid, String.format(NODE_MANAGER, ""), nodeManager(loader.clientCommand("status " + DEVICE)));
         assertEquals(List.of("ok none"), nodeManager);
         String[] recorded = Files.readString(loader.pidFile).strip().split(" ");
         assertEquals("100", recorded[0], "the pid file: " + String.join(" ", recorded));
@@ -155,6 +172,44 @@ class DesignLoaderTest {
             + recorded[1] + "): the NodeManager's pid, reused", impostor.get(1));
         assertNothingWritten(); // (its status is for processes of its namespace only: this JVM's pid is 0 to it)
         assertTrue(Files.readString(loader.log).contains("error " + impostor.get(1).substring(6)), "the loader logs the refusal");
+    }
+
+    @Test
+    void aConnectionLeftByAProcessThatExitedIsNotServedToTheNodeManagerThatTookItsPid() throws Exception {
+        restartInPidNamespace();
+        String socket = loader.socket.toString();
+        // A NodeManager (process 100) holds the loader: connected, it sends nothing until its input ends.
+        Process holder = loader.startInNamespace(100, String.format(NODE_MANAGER, ""), nodeManager(List.of("python3", "-c",
+            "import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print('connected', flush=True); sys.stdin.read()",
+            socket)));
+        BufferedReader holderOut = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        assertEquals("connected", holderOut.readLine());
+        // Meanwhile process 200 connects, asks for a load and exits: its connection waits in the queue.
+        assertEquals(List.of(), loader.inNamespace(200, "exec \"$@\"", "python3", "-c",
+            "import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(sys.argv[2].encode() + b'\\n')",
+            socket, "load " + DEVICE + " d1/md5acc.rbf d1/md5acc.dtbo"));
+        // The NodeManager restarts as process 200 (recorded: pid and start time both its own) and waits.
+        Process restarted = loader.startInNamespace(200, String.format(NODE_MANAGER, "echo recorded; read -r go;"),
+            nodeManager(loader.clientCommand("status " + DEVICE)));
+        BufferedReader restartedOut = new BufferedReader(new InputStreamReader(restarted.getInputStream(), StandardCharsets.UTF_8));
+        assertEquals("recorded", restartedOut.readLine());
+        holder.getOutputStream().close();
+        assertEquals(0, holder.waitFor());
+        String refusal =
+            "error refused: the NodeManager (process 200) does not hold this connection: a process that had its pid before made it";
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!Files.readString(loader.log).contains("process 200")) {
+            assertTrue(System.currentTimeMillis() < deadline, "the loader took up the waiting connection: " + Files.readString(loader.log));
+            Thread.sleep(50);
+        }
+        assertEquals("fpgamr-loader: " + refusal,
+            Files.readString(loader.log).lines().filter(l -> l.contains("process 200")).findFirst().orElseThrow());
+        assertNothingWritten();
+        // The restarted NodeManager itself is served.
+        restarted.getOutputStream().write("go\n".getBytes(StandardCharsets.US_ASCII));
+        restarted.getOutputStream().close();
+        assertEquals("ok none", restartedOut.readLine());
+        assertEquals(0, restarted.waitFor());
     }
 
     private static String[] concat(List<String> a, List<String> b) {

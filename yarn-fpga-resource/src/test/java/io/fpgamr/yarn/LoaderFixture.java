@@ -113,15 +113,25 @@ final class LoaderFixture implements AutoCloseable {
      * {@code args}; {@code $$} is {@code pid}.
      */
     List<String> inNamespace(int pid, String script, String... args) throws IOException, InterruptedException {
+        Process p = startInNamespace(pid, script, args);
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "in the loader's pid namespace: " + out);
+        return out.lines().map(String::strip).toList();
+    }
+
+    /**
+     * Starts {@code sh -c script} as {@link #inNamespace} does and returns it running (its standard
+     * input open, its output and errors on its standard output). The next process of the namespace
+     * may be started once this one has said it is there (the pid is taken at its fork).
+     */
+    Process startInNamespace(int pid, String script, String... args) throws IOException {
         long init = process.toHandle().children().findFirst().orElseThrow().pid(); // the loader, pid 1 in there
         List<String> cmd = new ArrayList<>(List.of("nsenter", "--target", Long.toString(init), "--pid", "--mount", "--", "sh", "-c",
             "echo \"$1\" >/proc/sys/kernel/ns_last_pid || exit 1; shift; sh \"$@\"; exit $?", "launcher", Integer.toString(pid - 1),
             "-c", script, "sh"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), "in the loader's pid namespace: " + out);
-        return out.lines().map(String::strip).toList();
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
     /** The command line of a container's process asking this loader with the plugin's own client (main below). */
