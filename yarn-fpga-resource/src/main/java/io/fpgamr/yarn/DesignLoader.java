@@ -44,7 +44,9 @@ final class DesignLoader {
     /**
      * Loads a hardware design onto {@code device} (its platform device name); returns what the
      * loader applied, {@code <rbf sha256> <overlay sha256>}. The staged copies are removed
-     * afterwards, loaded or not.
+     * afterwards, loaded or not. The staging folder is the NodeManager's user's to write, so under
+     * the DefaultContainerExecutor a container may swap a staged file before the loader reads it:
+     * the loader then applies another design of the allowlist, and this fails, naming both.
      */
     String load(String device, DesignPackage design) throws IOException {
         Files.createDirectories(staging);
@@ -52,10 +54,14 @@ final class DesignLoader {
         try {
             String rbf = Path.of(design.rbfEntry()).getFileName().toString();
             String overlay = Path.of(design.overlayEntry()).getFileName().toString();
-            design.extract(design.rbfEntry(), dir.resolve(rbf));
-            design.extract(design.overlayEntry(), dir.resolve(overlay));
+            String staged = design.extract(design.rbfEntry(), dir.resolve(rbf)) + " " + design.extract(design.overlayEntry(), dir.resolve(overlay));
             String rel = dir.getFileName() + "/";
-            return ok(ask("load " + device + " " + rel + rbf + " " + rel + overlay), "loading " + design.describe());
+            String applied = ok(ask("load " + device + " " + rel + rbf + " " + rel + overlay), "loading " + design.describe());
+            if (!applied.equals(staged)) {
+                throw new IOException("the design loader applied " + applied + ", not the files staged for " + design.describe() + " ("
+                    + staged + "): another process of the NodeManager's user rewrote them in " + dir);
+            }
+            return applied;
         } finally {
             DesignCache.removeTree(dir);
         }

@@ -1,12 +1,20 @@
 package io.fpgamr.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.accel.design.DesignPackage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -210,6 +218,52 @@ class DesignLoaderTest {
         restarted.getOutputStream().close();
         assertEquals("ok none", restartedOut.readLine());
         assertEquals(0, restarted.waitFor());
+    }
+
+    @Test
+    void aStagedFileRewrittenBeforeTheLoaderReadsItFailsTheLoadNamingBoth() throws Exception {
+        // What a container of the NodeManager's user can do under the DefaultContainerExecutor: swap a
+        // staged file for another design on the allowlist while the load waits for the loader.
+        Path otherRbf = Files.writeString(tmp.resolve("other.rbf"), "another trusted configuration");
+        loader.trust(otherRbf);
+        DesignPackage design = DesignPackage.createRbf(tmp.resolve("hw.zip"), "md5acc-de10-p4", 4, "0x4d443541", rbf, dtbo);
+        CompletableFuture<String> load;
+        Path staged;
+        // Another connection of the NodeManager's holds the loader (connected, nothing sent): the load waits.
+        try (SocketChannel holder = SocketChannel.open(UnixDomainSocketAddress.of(loader.socket))) {
+            load = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return loader.client().load(DEVICE, design);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            staged = stagedRbf();
+            Path swap = Files.copy(otherRbf, staged.resolveSibling("swap.tmp"));
+            Files.move(swap, staged, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> load.get(30, TimeUnit.SECONDS));
+        String other = DesignPackage.sha256(otherRbf) + " " + DesignPackage.sha256(dtbo);
+        assertEquals("the design loader applied " + other + ", not the files staged for " + design.describe() + " ("
+            + DesignPackage.sha256(rbf) + " " + DesignPackage.sha256(dtbo) + "): another process of the NodeManager's user rewrote them in "
+            + staged.getParent(), failed.getCause().getCause().getMessage());
+        assertEquals("ok " + other, ask("status " + DEVICE), "the swapped design, allowlisted, is what the device holds");
+    }
+
+    /** The configuration the plugin staged for a load (not the test's own d1/), once both its files are there. */
+    private Path stagedRbf() throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (true) {
+            try (var s = Files.walk(loader.staging)) {
+                List<Path> files = s.filter(f -> !f.getParent().getFileName().toString().equals("d1") && Files.isRegularFile(f)
+                    && !f.getFileName().toString().startsWith(".")).sorted().toList();
+                if (files.size() == 2) {
+                    return files.stream().filter(f -> f.toString().endsWith(".rbf")).findFirst().orElseThrow();
+                }
+            }
+            assertTrue(System.currentTimeMillis() < deadline, "the plugin staged no design");
+            Thread.sleep(20);
+        }
     }
 
     private static String[] concat(List<String> a, List<String> b) {

@@ -309,17 +309,20 @@ public final class DesignPackage {
 
     /**
      * Writes one entry of the package to {@code target}, atomically: readers of {@code target} see
-     * the old file or the complete new one, never a partial file.
+     * the old file or the complete new one, never a partial file. Returns the lowercase hex SHA-256
+     * of what it wrote (what a reader of {@code target} must find, unless another process changed it).
      */
-    public void extract(String entry, Path target) throws IOException {
+    public String extract(String entry, Path target) throws IOException {
         try (ZipFile zip = new ZipFile(file.toFile())) {
             ZipEntry e = zip.getEntry(entry);
             if (e == null) {
                 throw new InvalidDesignException(file + ": no entry '" + entry + "'");
             }
-            try (InputStream in = zip.getInputStream(e)) {
+            MessageDigest md = sha256Digest();
+            try (InputStream in = new DigestInputStream(zip.getInputStream(e), md)) {
                 AtomicFiles.write(target, out -> copyBounded(in, out, MAX_ENTRY_BYTES, file + ": entry '" + entry + "' inflates past"));
             }
+            return HexFormat.of().formatHex(md.digest());
         } catch (ZipException | EOFException e) {
             throw new InvalidDesignException(file + ": entry '" + entry + "' is unreadable: " + oneLine(e));
         }
