@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fpgamr.energy.Stats;
 import io.fpgamr.md5.experiment.Environment;
 import io.fpgamr.md5.experiment.Plan;
 import io.fpgamr.md5.experiment.Published;
@@ -13,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * (every point of quick.yml twice, one failed run), the environment.json the experiment records,
  * and a hardware report in hdl's format. Checks the Hardware section, the chapter-12 comparison,
  * the thesis's k columns as printed (3 nodes: 0.376, where 2936.4 / 7746.4 would be 0.379), every
- * ratio cell's basis, the device-only labels and the clock, headings from what each sweep produces,
- * and no internal work-item names.
+ * ratio cell by what it divides (both sides named, three significant figures, measured ÷ measured
+ * only between like runs, none across domain sizes), spreads no finer than they are, declared
+ * figures whose ± is the time's, every emulated figure labelled, the device-only labels, the design
+ * counted and the clock, headings from what each sweep produces, and no internal work-item names.
  */
 class ReportTest {
     private static final Path EXPERIMENTS = Path.of("experiments");
@@ -113,11 +118,14 @@ class ReportTest {
     void theChapter12ComparisonBesideTheThesissStockAndPatchedDisco() throws Exception {
         String ch12 = section(render(HW_REPORT), "## The framework's overhead (thesis chapter 12)");
         // the thesis's rows as printed, and their ratios
-        assertTrue(ch12.contains("| reference x86 system | 319.40 ± 3.44 | 115.40 ± 1.14 | 2.768 [measured ÷ measured] | 2263.85 ± 9.95 "
-            + "| 4104.92 ± 19.50 | 1.813 [measured ÷ measured] |"), ch12);
-        assertTrue(ch12.contains("| ARM-FPGA (SoCFPGA) (stock: 4 reducers, section 9.1.3) | 27117.00 (one run) | 5351.40 ± 19.05 "
-            + "| 5.067 [measured ÷ measured] | 1306.98 (one run) | 4180.10 ± 17.72 | 3.198 [measured ÷ measured] |"), ch12);
-        assertTrue(ch12.contains("| ARM Novena | 5215.80 ± 100.61 | 1808.40 ± 14.77 | 2.884 [measured ÷ measured]"), ch12);
+        assertTrue(ch12.contains("| reference x86 system | 319.4 ± 3.44 | 115.4 ± 1.14 | 2.77× [x86, thesis, 2^28, stock Disco's t_map, measured ÷ "
+            + "x86, thesis, 2^28, patched Disco's t_map, measured] | 2263.85 ± 9.95 | 4104.92 ± 19.5 | 1.81× [x86, thesis, 2^28, patched "
+            + "Disco's TpW, measured ÷ x86, thesis, 2^28, stock Disco's TpW, measured] |"), ch12);
+        assertTrue(ch12.contains("| ARM-FPGA (SoCFPGA) (stock: 4 reducers, section 9.1.3) | 27117 (one run) | 5351.4 ± 19.05 | 5.07× [ARM-FPGA, "
+            + "thesis, 2^28, stock Disco's t_map, measured ÷ ARM-FPGA, thesis, 2^28, patched Disco's t_map, measured] | 1306.98 (one run) "
+            + "| 4180.1 ± 17.72 | 3.20× [ARM-FPGA, thesis, 2^28, patched Disco's TpW, measured ÷ ARM-FPGA, thesis, 2^28, stock Disco's TpW, "
+            + "measured] |"), ch12);
+        assertTrue(ch12.contains("| ARM Novena | 5215.8 ± 100.61 | 1808.4 ± 14.77 | 2.88× [ARM Novena, thesis, 2^28, stock Disco's t_map"), ch12);
         // here: both PpK on x86, the plain job and fpgamr's; on the FPGA node fpgamr's only, and why
         for (String ppk : List.of("1", "2^18")) {
             assertTrue(ch12.contains("| x86 | " + ppk + " | plain (2 maps, 2 reducers) | 2 |"), ch12);
@@ -125,6 +133,7 @@ class ReportTest {
         }
         assertTrue(ch12.contains("| fpga | 2^18 | plain | | the plain job has no FPGA engine: no row"), ch12);
         assertTrue(ch12.contains("| fpga (simulated) | 2^18 | fpgamr | 2 |"), ch12);
+        assertTrue(ch12.contains("| arm (emulated) | 2^18 | plain | | no run: this plan runs the plain job on x86 only |"), ch12);
         assertTrue(ch12.contains("**1 PpK is not the thesis's 1 PpK.**"), ch12);
         assertTrue(ch12.contains("its mapper batches them across `map()` calls"), ch12);
         // the stage times, the TpW and where the maps' time goes, per row
@@ -148,39 +157,180 @@ class ReportTest {
         assertEquals(List.of("1.000", "1.057", "1.003", "1.114"), energy.rows().stream().map(r -> r.get(kTpw)).toList());
     }
 
-    @Test
-    void everyRatioCellSaysItsBasis() throws Exception {
-        String md = render(HW_REPORT);
-        int ratios = 0;
-        int tpwRatios = 0;
+    /** A ratio cell: three significant figures at most, then both sides in brackets. */
+    private static final Pattern RATIO = Pattern.compile("([0-9.]+)× \\[([^\\[\\]]+)\\]");
+    private static final Pattern BASIS = Pattern.compile("(measured|declared|modelled|emulated|simulated)( and (declared|modelled|emulated|simulated))*");
+
+    /** The significant figures a number is printed with (an integer's trailing zeros do not count). */
+    private static int significant(String number) {
+        String digits = number.replace(".", "").replaceFirst("^0+", "");
+        return (number.contains(".") ? digits : digits.replaceFirst("0+$", "")).length();
+    }
+
+    /**
+     * Checks every ratio of a report, cell by cell: a column is a ratio column by what its cells
+     * divide (a cell with "÷", or a number with "×"), whatever its heading; each of its cells is
+     * empty, "no ratio: " and why, or a ratio of at most three significant figures that names both
+     * sides (node, here/thesis/model, domain, figure, basis); measured ÷ measured only between runs
+     * of one node type and domain. Returns the ratio cells found.
+     */
+    static List<String> checkRatios(String md) {
+        List<String> found = new ArrayList<>();
         for (Table t : tables(md)) {
             for (int col = 0; col < t.header().size(); col++) {
-                String h = t.header().get(col);
-                boolean ratio = (h.contains("ratio") || h.contains("÷") || h.startsWith("k_")) && !h.contains("as printed");
-                if (!ratio) {
+                final int c = col;
+                List<String> column = t.rows().stream().map(r -> c < r.size() ? r.get(c) : "").toList();
+                if (column.stream().noneMatch(cell -> cell.contains("÷") || cell.matches(".*[0-9]×.*"))) {
                     continue;
                 }
-                for (List<String> row : t.rows()) {
-                    String cell = col < row.size() ? row.get(col) : "";
-                    if (cell.isEmpty()) {
+                for (String cell : column) {
+                    if (cell.isEmpty() || cell.startsWith("no ratio: ")) {
                         continue;
                     }
-                    ratios++;
-                    assertTrue(cell.matches("[0-9.]+ \\[[^\\]]+ ÷ [^\\]]+\\]"), "column '" + h + "': a ratio cell without its basis: '" + cell + "'");
-                    if (cell.contains("declared") || cell.contains("modelled")) {
-                        tpwRatios++;
+                    String where = "column '" + t.header().get(col) + "': ";
+                    Matcher m = RATIO.matcher(cell);
+                    assertTrue(m.matches() && m.group(2).split(" ÷ ", -1).length == 2, where + "a ratio cell without its basis: '" + cell + "'");
+                    assertTrue(significant(m.group(1)) <= 3, where + "a ratio with more than three significant figures: '" + cell + "'");
+                    String[] a = m.group(2).split(" ÷ ")[0].split(", ");
+                    String[] b = m.group(2).split(" ÷ ")[1].split(", ");
+                    for (String[] side : List.of(a, b)) {
+                        assertTrue(side.length >= 5 && List.of("here", "thesis", "model").contains(side[1])
+                            && side[2].matches("2\\^[0-9]+|per value") && BASIS.matcher(side[side.length - 1]).matches(),
+                            where + "a ratio side without node, source, domain, figure and basis: '" + String.join(", ", side) + "' in '" + cell + "'");
                     }
-                    if (h.contains("TpW") && !h.contains("patched")) {
-                        assertFalse(cell.startsWith("[measured") || cell.matches("[0-9.]+ \\[measured ÷.*"),
-                            "a TpW ratio of this plan's declared energy reads as measured: " + cell);
+                    if (a[a.length - 1].equals("measured") && b[b.length - 1].equals("measured")) {
+                        assertTrue(a[0].equals(b[0]) && a[2].equals(b[2]),
+                            where + "a ratio across unlike runs tagged measured ÷ measured: '" + cell + "'");
+                    }
+                    found.add(cell);
+                }
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void everyRatioCellSaysWhatItDivides() throws Exception {
+        String md = render(HW_REPORT);
+        List<String> ratios = checkRatios(md);
+        assertTrue(ratios.size() >= 20, "ratio cells found: " + ratios);
+        // within this plan: like for like, both sides named
+        assertTrue(ratios.contains("1.06× [x86, here, 2^20, t_total on 2 nodes, measured ÷ x86, here, 2^20, t_total on 1 node, measured]"),
+            ratios.toString());
+        assertTrue(ratios.stream().anyMatch(r -> r.endsWith(" [x86, here, 2^20, fpgamr's TpW, declared ÷ x86, here, 2^20, plain job's TpW, declared]")),
+            ratios.toString());
+        // the thesis's own ratios, named as the thesis's
+        assertTrue(ratios.contains("2.77× [x86, thesis, 2^28, stock Disco's t_map, measured ÷ x86, thesis, 2^28, patched Disco's t_map, measured]"),
+            ratios.toString());
+        // the models against the thesis: rates, each side named
+        assertTrue(ratios.stream().anyMatch(r -> r.matches("[0-9]+× \\[ARM-FPGA device only, model, 2\\^20, values per device-joule, modelled ÷ "
+            + "ARM-FPGA, thesis, 2\\^28, patched Disco's TpW, whole node, measured\\]")), ratios.toString());
+        // this plan's 2^20 runs are never divided by the thesis's 2^28 runs
+        assertFalse(ratios.stream().anyMatch(r -> r.contains("here, 2^20") && r.contains("thesis, 2^28")), ratios.toString());
+        assertTrue(md.contains("| no ratio: 2^20 values here, 2^28 in the thesis (a run of few values is mostly fixed cost) |"), md);
+    }
+
+    @Test
+    void ratiosAndSpreadsAreRoundedAsMeasured() {
+        assertEquals("12800", Cells.sig(12779.519, 3));
+        assertEquals("2.77", Cells.sig(2.768, 3));
+        assertEquals("1.00", Cells.sig(1.0, 3));
+        assertEquals("0.0500", Cells.sig(0.05, 3));
+        assertEquals("8.69 ± 0.15", Cells.fmt(new Stats(8.686, 0.153, 2)));
+        assertEquals("891 ± 16", Cells.fmt(new Stats(891.195, 16.25, 2)));
+        assertEquals("5700 ± 1200", Cells.fmt(new Stats(5678.9, 1234.5, 2)));
+        assertEquals("33.6 ± n/a", Cells.fmt(new Stats(33.617, Double.NaN, 1)));
+        assertEquals("(1.330 ± 0.070)e6", Cells.fmtSci(new Stats(1.33e6, 7.0e4, 2)));
+        Cells.Side x86Here = new Cells.Side("x86", "here", "2^20", "t_total", "measured", false);
+        Cells.Side novena = new Cells.Side("ARM Novena", "thesis", "2^28", "t_total", "measured", false);
+        Cells.Side novenaAt20 = new Cells.Side("ARM Novena", "thesis", "2^20", "t_total", "measured", false);
+        assertEquals("no ratio: 2^20 values here, 2^28 in the thesis (a run of few values is mostly fixed cost)", Cells.ratio(30.0, x86Here, 7746.4, novena));
+        assertEquals("no ratio: unlike nodes (x86 here, ARM Novena thesis)", Cells.ratio(30.0, x86Here, 7746.4, novenaAt20));
+        assertEquals("0.500× [x86, here, 2^20, t_total, measured ÷ x86, here, 2^20, t_total, measured]", Cells.ratio(1.0, x86Here, 2.0, x86Here));
+    }
+
+    /** Every "mean ± sd" of this plan's runs: the sd to two significant figures at most and the mean to the same place. */
+    @Test
+    void noFigureIsMorePreciseThanItsSpread() throws Exception {
+        int checked = 0;
+        for (Table t : tables(render(HW_REPORT))) {
+            if (t.header().get(0).startsWith("thesis")) {
+                continue; // the thesis's values, as it printed them
+            }
+            for (List<String> row : t.rows()) {
+                for (int col = 0; col < row.size() && col < t.header().size(); col++) {
+                    Matcher m = Pattern.compile("\\(?(-?[0-9.]+) ± ([0-9.]+)\\)?.*").matcher(row.get(col));
+                    if (t.header().get(col).contains("thesis") || !m.matches()) {
+                        continue;
+                    }
+                    checked++;
+                    String mean = m.group(1);
+                    String sd = m.group(2);
+                    int places = mean.contains(".") ? mean.length() - mean.indexOf('.') - 1 : 0;
+                    int sdPlaces = sd.contains(".") ? sd.length() - sd.indexOf('.') - 1 : 0;
+                    assertTrue(sd.equals("0") || (significant(sd) <= 2 && places == sdPlaces),
+                        "column '" + t.header().get(col) + "': more precise than its spread: '" + row.get(col) + "'");
+                }
+            }
+        }
+        assertTrue(checked > 50, "figures with a spread checked: " + checked);
+    }
+
+    /**
+     * This plan declares its watts: every energy, TpW and ED²P of its runs that has a spread says the
+     * spread is the time's alone, and no declared mean power has a spread at all.
+     */
+    @Test
+    void aDeclaredFigureSaysItsSpreadIsTheTimes() throws Exception {
+        String md = render(HW_REPORT);
+        int checked = 0;
+        for (Table t : tables(md)) {
+            for (List<String> row : t.rows()) {
+                if (row.stream().noneMatch(cell -> cell.contains("declared"))) {
+                    continue;
+                }
+                for (int col = 0; col < row.size() && col < t.header().size(); col++) {
+                    String h = t.header().get(col);
+                    String cell = row.get(col);
+                    if (h.contains("thesis") || h.contains("÷") || h.contains("ratio") || h.contains("basis") || !cell.contains("±")) {
+                        continue;
+                    }
+                    assertFalse(h.contains("power"), "column '" + h + "': a declared wattage with a spread: '" + cell + "'");
+                    if (h.contains("TpW") || h.contains("energy") || h.contains("ED²P")) {
+                        checked++;
+                        assertTrue(cell.contains("declared W: the ± is the time's alone)"),
+                            "column '" + h + "': a declared TpW with ± from the wattage: '" + cell + "'");
                     }
                 }
             }
         }
-        assertTrue(ratios > 30, "ratio cells found: " + ratios);
-        assertTrue(tpwRatios > 10, "ratio cells of declared or modelled energy found: " + tpwRatios);
-        assertTrue(md.contains("[declared: modelled ÷ measured]"), md);
-        assertTrue(md.contains("[modelled device only ÷ measured whole node]"), md);
+        assertTrue(checked > 30, "declared figures with a spread checked: " + checked);
+        assertFalse(md.contains("## Power over time with running maps, shuffles and reduces (thesis figures"),
+            "a declared source's chart cites the thesis's figures");
+        assertTrue(md.contains("No chart: every run's power is declared"), md);
+        assertFalse(md.contains("both whole node"), md);
+    }
+
+    /** Every row of an emulated node (arm, arm-fpga) says emulated, in every table and in the charts' categories. */
+    @Test
+    void everyEmulatedFigureSaysSo() throws Exception {
+        String md = render(HW_REPORT);
+        int rows = 0;
+        for (Table t : tables(md)) {
+            for (List<String> row : t.rows()) {
+                if (row.stream().anyMatch(cell -> cell.matches("arm(-fpga)?([ ,].*)?"))) {
+                    rows++;
+                    assertTrue(row.stream().anyMatch(cell -> cell.contains("emulated")), "an emulated figure without its label: " + row);
+                }
+            }
+        }
+        assertTrue(rows >= 8, "rows of emulated nodes: " + rows);
+        // the charts' categories are their tables' first column (the SVGs draw text as outlines)
+        String types = section(md, "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
+        assertTrue(types.contains("| arm here, whole job (emulated, declared: modelled) |"), types);
+        assertTrue(types.contains("| arm-fpga here, whole job (emulated, simulated FPGA, declared: modelled) |"), types);
+        String mapTime = section(md, "## Where the maps' time goes");
+        assertTrue(mapTime.contains("\n| arm (emulated) | 2 |") && mapTime.contains("\n| arm-fpga (emulated, simulated) | 1 |"), mapTime);
     }
 
     @Test
@@ -192,26 +342,35 @@ class ReportTest {
         assertEquals("reference x86 system", x86.get(0));
         // the node-type sweep's x86 point (ch12's maps and reducers), not chapter 9's
         assertTrue(x86.get(3).startsWith("x86, 2 maps, 2 reducers, 2 run(s)"), x86.toString());
-        assertEquals("319.40 ± 3.44 / 115.40 ± 1.14", x86.get(1));
-        assertEquals("2263.85 ± 9.95 / 4104.92 ± 19.50", x86.get(2));
-        assertTrue(x86.get(8).endsWith(" [declared: modelled ÷ measured]"), x86.toString());
+        assertEquals("319.4 ± 3.44 / 115.4 ± 1.14", x86.get(1));
+        assertEquals("2263.85 ± 9.95 / 4104.92 ± 19.5", x86.get(2));
+        // 2^20 values here, 2^28 in the thesis: no ratio, and nothing called whole node on both sides
+        assertEquals("no ratio: 2^20 values here, 2^28 in the thesis (a run of few values is mostly fixed cost)", x86.get(8));
+        assertEquals("fpgamr's whole job here (declared: modelled) against the thesis's whole node (measured)", x86.get(9));
         List<String> arm = t.rows().stream().filter(r -> r.get(3).startsWith("arm (emulated)")).findFirst().orElseThrow();
         assertEquals("ARM Novena", arm.get(0));
-        assertTrue(arm.get(4).endsWith("(emulated)") && arm.get(6).endsWith("(emulated)") && arm.get(8).isEmpty() && arm.get(9).startsWith("no ratio: emulated"), arm.toString());
+        assertTrue(arm.get(4).endsWith("(emulated)") && arm.get(6).contains("(emulated; declared W") && arm.get(8).isEmpty()
+            && arm.get(9).equals("no ratio: emulated (QEMU's time, the x86 host's declared energy)"), arm.toString());
         List<String> fpga = t.rows().stream().filter(r -> r.get(3).startsWith("fpga (simulated)")).findFirst().orElseThrow();
         assertEquals("ARM-FPGA (SoCFPGA)", fpga.get(0));
         assertTrue(fpga.get(8).isEmpty() && fpga.get(9).startsWith("no ratio: a simulated device"), fpga.toString());
         List<String> device = t.rows().stream().filter(r -> r.get(3).startsWith("ARM-FPGA device, MODELLED, DEVICE ONLY")).findFirst().orElseThrow();
-        assertTrue(device.get(6).endsWith("(device only)") && device.get(8).endsWith("[modelled device only ÷ measured whole node]")
+        assertTrue(device.get(6).endsWith("(device only)") && device.get(8).endsWith("× [ARM-FPGA device only, model, 2^20, values per "
+            + "device-joule, modelled ÷ ARM-FPGA, thesis, 2^28, patched Disco's TpW, whole node, measured]")
             && device.get(9).contains("not like for like"), device.toString());
     }
 
     @Test
     void theDeviceOnlyModelAndItsClock() throws Exception {
         String arm = section(render(HW_REPORT), "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
-        assertTrue(arm.contains("The clock is the design clock, 85.0 MHz (the hardware report ../../hdl/build/report.json (design_clock_mhz)), "
-            + "not a measured or routed one: ../../hdl/build/report.json says its default configuration (8 pipelines, 256-bit bus) was not "
+        // the design whose cycles were counted, and the routing of that design and of the default, each named
+        assertTrue(arm.contains("Device cycles are exact: the simulated RTL of the embedded cluster's simulated design, vsim-p4 (4 pipelines) "
+            + "counted them. The clock is the design clock, 85.0 MHz (the hardware report ../../hdl/build/report.json (design_clock_mhz)), "
+            + "not a measured or routed one: ../../hdl/build/report.json has no configuration of the counted design (4 pipelines), so its "
+            + "routing is not known here; ../../hdl/build/report.json says its default configuration (8 pipelines, 256-bit bus) was not "
             + "routed, so no place-and-route of it has reached this clock. The thesis's device ran one pipelined MD5 core at 50 MHz"), arm);
+        assertTrue(arm.contains("energy = whole-board mean power × device time"), arm);
+        assertTrue(arm.contains("| 0.0196 ± 0 (whole-board mean power × device time) |"), arm);
         assertTrue(arm.contains("**device alone**"), arm);
         assertTrue(arm.contains("ARM-FPGA device only (modelled)"), arm);
         assertTrue(arm.contains("thesis arm-fpga whole node (12.2, measured)"), arm);
@@ -232,7 +391,7 @@ class ReportTest {
         assertTrue(md.contains("\n## Sweep framework: baseline and fpgamr on x86, 1 PpK with 2 maps, 2^18 PpK with 2 maps, 2 reducer(s), 1 node(s)\n"),
             md);
         String ch9 = section(md, "## Sweep ch9");
-        assertTrue(ch9.contains("Set beside the thesis's x86 rows of its tables 10.1, 10.2, 9.1, 9.2 on stock Disco"), ch9);
+        assertTrue(ch9.contains("Set beside the thesis's x86 rows of its tables 9.1, 9.2, 10.1, 10.2 on stock Disco"), ch9);
         assertFalse(ch9.contains("9.3"), "ch9 runs no ARM node: it does not cite the ARM tables");
         assertTrue(section(md, "## Sweep ch12").contains("Set beside the thesis's x86 rows of its tables 12.1, 12.2 on its patched Disco"), md);
         assertFalse(md.contains("figures 12.4-12.13"), "the chapter-12 profiles are not produced");
