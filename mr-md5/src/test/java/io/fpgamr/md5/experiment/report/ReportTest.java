@@ -36,7 +36,17 @@ class ReportTest {
     @TempDir
     Path tmp;
 
+    /** The report with the hardware report, rendered once for the tests that only read it (a render draws every chart). */
+    private static String withHardwareReport;
+
     /** A checkout's shape in tmp: mr-md5/experiments (the plan, the thesis's values) and, when given, hdl/build/report.json. */
+    private synchronized String report() throws Exception {
+        if (withHardwareReport == null) {
+            withHardwareReport = render(HW_REPORT);
+        }
+        return withHardwareReport;
+    }
+
     private String render(String hardwareReport) throws Exception {
         Path plans = tmp.resolve("mr-md5/experiments");
         Files.createDirectories(plans);
@@ -104,7 +114,7 @@ class ReportTest {
 
     @Test
     void theHardwareOfBothSides() throws Exception {
-        String hw = section(render(HW_REPORT), "## Hardware");
+        String hw = section(report(), "## Hardware");
         assertTrue(hw.contains("| thesis | reference x86 system | Intel Core i7-3970X @ 3.50 GHz | 6 cores, 12 threads (2 per core) | 64 GiB DDR3, "
             + "quad channel | APC Back-UPS Pro 1500 at the wall, 1 W resolution"), hw);
         assertTrue(hw.contains("| thesis | ARM Novena (Kosagi Novena board) | Freescale i.MX6 Quad, ARM Cortex-A9 @ 1.2 GHz | 4 cores, 4 threads"), hw);
@@ -116,7 +126,7 @@ class ReportTest {
 
     @Test
     void theChapter12ComparisonBesideTheThesissStockAndPatchedDisco() throws Exception {
-        String ch12 = section(render(HW_REPORT), "## The framework's overhead (thesis chapter 12)");
+        String ch12 = section(report(), "## The framework's overhead (thesis chapter 12)");
         // the thesis's rows as printed, and their ratios
         assertTrue(ch12.contains("| reference x86 system | 319.4 ± 3.44 | 115.4 ± 1.14 | 2.77× [x86, thesis, 2^28, stock Disco's t_map, measured ÷ "
             + "x86, thesis, 2^28, patched Disco's t_map, measured] | 2263.85 ± 9.95 | 4104.92 ± 19.5 | 1.81× [x86, thesis, 2^28, patched "
@@ -145,7 +155,7 @@ class ReportTest {
 
     @Test
     void theThesissKColumnsAreTranscribed() throws Exception {
-        String ch11 = section(render(HW_REPORT), "## Sweep ch11");
+        String ch11 = section(report(), "## Sweep ch11");
         Table stages = tables(ch11).get(0);
         int k = stages.header().indexOf("thesis k_total (table 11.1, as printed)");
         int nodes = stages.header().indexOf("nodes");
@@ -211,7 +221,7 @@ class ReportTest {
 
     @Test
     void everyRatioCellSaysWhatItDivides() throws Exception {
-        String md = render(HW_REPORT);
+        String md = report();
         List<String> ratios = checkRatios(md);
         assertTrue(ratios.size() >= 20, "ratio cells found: " + ratios);
         // within this plan: like for like, both sides named
@@ -253,7 +263,7 @@ class ReportTest {
     @Test
     void noFigureIsMorePreciseThanItsSpread() throws Exception {
         int checked = 0;
-        for (Table t : tables(render(HW_REPORT))) {
+        for (Table t : tables(report())) {
             if (t.header().get(0).startsWith("thesis")) {
                 continue; // the thesis's values, as it printed them
             }
@@ -282,7 +292,7 @@ class ReportTest {
      */
     @Test
     void aDeclaredFigureSaysItsSpreadIsTheTimes() throws Exception {
-        String md = render(HW_REPORT);
+        String md = report();
         int checked = 0;
         for (Table t : tables(md)) {
             for (List<String> row : t.rows()) {
@@ -314,7 +324,7 @@ class ReportTest {
     /** Every row of an emulated node (arm, arm-fpga) says emulated, in every table and in the charts' categories. */
     @Test
     void everyEmulatedFigureSaysSo() throws Exception {
-        String md = render(HW_REPORT);
+        String md = report();
         int rows = 0;
         for (Table t : tables(md)) {
             for (List<String> row : t.rows()) {
@@ -335,7 +345,7 @@ class ReportTest {
 
     @Test
     void theThreeNodeTypesSideBySideAsTheThesissConclusion() throws Exception {
-        String md = section(render(HW_REPORT), "## The three node types side by side");
+        String md = section(report(), "## The three node types side by side");
         Table t = tables(md).get(0);
         assertEquals("TpW fpgamr ÷ thesis patched", t.header().get(8), t.header().toString());
         List<String> x86 = t.rows().stream().filter(r -> r.get(3).startsWith("x86,")).findFirst().orElseThrow();
@@ -362,7 +372,7 @@ class ReportTest {
 
     @Test
     void theDeviceOnlyModelAndItsClock() throws Exception {
-        String arm = section(render(HW_REPORT), "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
+        String arm = section(report(), "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
         // the design whose cycles were counted, and the routing of that design and of the default, each named
         assertTrue(arm.contains("Device cycles are exact: the simulated RTL of the embedded cluster's simulated design, vsim-p4 (4 pipelines) "
             + "counted them. The clock is the design clock, 85.0 MHz (the hardware report ../../hdl/build/report.json (design_clock_mhz)), "
@@ -385,7 +395,7 @@ class ReportTest {
 
     @Test
     void sweepHeadingsSayWhatEachSweepProducesAndNoWorkItemIsNamed() throws Exception {
-        String md = render(HW_REPORT);
+        String md = report();
         assertTrue(md.contains("\n## Sweep ch9: fpgamr on x86, 1 PpK with 2 maps, 2^18 PpK with 2 maps, 1 reducer(s), 1 node(s)\n"), md);
         assertTrue(md.contains("\n## Sweep ch11: fpgamr on x86, 2^18 PpK with 4 maps, 2 reducer(s), 1, 2, 3 and 4 node(s)\n"), md);
         assertTrue(md.contains("\n## Sweep framework: baseline and fpgamr on x86, 1 PpK with 2 maps, 2^18 PpK with 2 maps, 2 reducer(s), 1 node(s)\n"),
