@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,19 @@ class ReportTest {
                 out.add(new Table(cells(lines.get(i)), rows));
                 i = j;
             }
+        }
+        return out;
+    }
+
+    /** A table's row with its table's header. */
+    private record Row(List<String> header, List<String> cells) {
+    }
+
+    /** The rows of every table of a text that have a cell {@code which} accepts. */
+    private static List<Row> rowsWith(String md, Predicate<String> which) {
+        List<Row> out = new ArrayList<>();
+        for (Table t : tables(md)) {
+            t.rows().stream().filter(row -> row.stream().anyMatch(which)).forEach(row -> out.add(new Row(t.header(), row)));
         }
         return out;
     }
@@ -294,23 +308,18 @@ class ReportTest {
     void aDeclaredFigureSaysItsSpreadIsTheTimes() throws Exception {
         String md = report();
         int checked = 0;
-        for (Table t : tables(md)) {
-            for (List<String> row : t.rows()) {
-                if (row.stream().noneMatch(cell -> cell.contains("declared"))) {
+        for (Row r : rowsWith(md, cell -> cell.contains("declared"))) {
+            for (int col = 0; col < r.cells().size() && col < r.header().size(); col++) {
+                String h = r.header().get(col);
+                String cell = r.cells().get(col);
+                if (h.contains("thesis") || h.contains("÷") || h.contains("ratio") || h.contains("basis") || !cell.contains("±")) {
                     continue;
                 }
-                for (int col = 0; col < row.size() && col < t.header().size(); col++) {
-                    String h = t.header().get(col);
-                    String cell = row.get(col);
-                    if (h.contains("thesis") || h.contains("÷") || h.contains("ratio") || h.contains("basis") || !cell.contains("±")) {
-                        continue;
-                    }
-                    assertFalse(h.contains("power"), "column '" + h + "': a declared wattage with a spread: '" + cell + "'");
-                    if (h.contains("TpW") || h.contains("energy") || h.contains("ED²P")) {
-                        checked++;
-                        assertTrue(cell.contains("declared W: the ± is the time's alone)"),
-                            "column '" + h + "': a declared TpW with ± from the wattage: '" + cell + "'");
-                    }
+                assertFalse(h.contains("power"), "column '" + h + "': a declared wattage with a spread: '" + cell + "'");
+                if (h.contains("TpW") || h.contains("energy") || h.contains("ED²P")) {
+                    checked++;
+                    assertTrue(cell.contains("declared W: the ± is the time's alone)"),
+                        "column '" + h + "': a declared TpW with ± from the wattage: '" + cell + "'");
                 }
             }
         }
@@ -325,16 +334,11 @@ class ReportTest {
     @Test
     void everyEmulatedFigureSaysSo() throws Exception {
         String md = report();
-        int rows = 0;
-        for (Table t : tables(md)) {
-            for (List<String> row : t.rows()) {
-                if (row.stream().anyMatch(cell -> cell.matches("arm(-fpga)?([ ,].*)?"))) {
-                    rows++;
-                    assertTrue(row.stream().anyMatch(cell -> cell.contains("emulated")), "an emulated figure without its label: " + row);
-                }
-            }
+        List<Row> rows = rowsWith(md, cell -> cell.matches("arm(-fpga)?([ ,].*)?"));
+        for (Row r : rows) {
+            assertTrue(r.cells().stream().anyMatch(cell -> cell.contains("emulated")), "an emulated figure without its label: " + r.cells());
         }
-        assertTrue(rows >= 8, "rows of emulated nodes: " + rows);
+        assertTrue(rows.size() >= 8, "rows of emulated nodes: " + rows.size());
         // the charts' categories are their tables' first column (the SVGs draw text as outlines)
         String types = section(md, "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
         assertTrue(types.contains("| arm here, whole job (emulated, declared: modelled) |"), types);
