@@ -107,8 +107,8 @@ final class SweepSection {
                 + p.nodes() + " | " + basisWord(rs)
                 + " | " + energyFmt(rs, ResultRow::energyJ, false) + " | " + powerFmt(rs) + " | " + energyFmt(rs, ResultRow::tpw, false) + " | "
                 + energyFmt(rs, ResultRow::ed2pJs2, true) + " | " + th.map(e -> Published.Entry.format(e.tpw()) + " (" + e.node() + ")").orElse("")
-                + " | " + th.map(e -> ratio(mean(rs, ResultRow::tpw), here(c, p.nodeType(), rs, "TpW", true), Published.Entry.mean(e.tpw()),
-                    Cells.thesisSide(e.node(), "TpW", false))).orElse("")
+                + " | " + th.map(e -> ratio(mean(rs, ResultRow::tpw), here(c, p.nodeType(), rs, "TpW, whole job", true), Published.Entry.mean(e.tpw()),
+                    Cells.thesisSide(e.node(), "TpW, whole node", false))).orElse("")
                 + " |" + k);
         }
         c.line();

@@ -10,6 +10,7 @@ import io.fpgamr.md5.experiment.Plan;
 import io.fpgamr.md5.experiment.Published;
 import io.fpgamr.md5.experiment.Results;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +41,6 @@ class ReportTest {
     /** The report with the hardware report, rendered once for the tests that only read it (a render draws every chart). */
     private static String withHardwareReport;
 
-    /** A checkout's shape in tmp: mr-md5/experiments (the plan, the thesis's values) and, when given, hdl/build/report.json. */
     private synchronized String report() throws Exception {
         if (withHardwareReport == null) {
             withHardwareReport = render(HW_REPORT);
@@ -49,11 +49,18 @@ class ReportTest {
     }
 
     private String render(String hardwareReport) throws Exception {
+        return render(hardwareReport, 20);
+    }
+
+    /**
+     * A checkout's shape in tmp: mr-md5/experiments (the plan, the thesis's values) and, when given,
+     * hdl/build/report.json; the plan and the results at 2^{@code bits} values (the fixture is 2^20's).
+     */
+    private String render(String hardwareReport, int bits) throws Exception {
         Path plans = tmp.resolve("mr-md5/experiments");
         Files.createDirectories(plans);
-        for (String f : List.of("quick.yml", "thesis-published.yml")) {
-            Files.copy(EXPERIMENTS.resolve(f), plans.resolve(f));
-        }
+        Files.copy(EXPERIMENTS.resolve("thesis-published.yml"), plans.resolve("thesis-published.yml"));
+        Files.writeString(plans.resolve("quick.yml"), Files.readString(EXPERIMENTS.resolve("quick.yml")).replace("\nbits: 20\n", "\nbits: " + bits + "\n"));
         if (hardwareReport != null) {
             Files.createDirectories(tmp.resolve("hdl/build"));
             Files.writeString(tmp.resolve("hdl/build/report.json"), hardwareReport);
@@ -62,7 +69,8 @@ class ReportTest {
         Files.createDirectories(out);
         for (String f : List.of(Results.FILE, Environment.FILE)) {
             try (InputStream in = ReportTest.class.getResourceAsStream(f)) {
-                Files.copy(in, out.resolve(f));
+                Files.writeString(out.resolve(f), new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("/bits=20/", "/bits=" + bits + "/")
+                    .replaceAll(",(fpgamr|baseline),([a-z0-9-]+),20,", ",$1,$2," + bits + ","));
             }
         }
         Path planFile = plans.resolve("quick.yml");
@@ -271,6 +279,26 @@ class ReportTest {
         assertEquals("no ratio: 2^20 values here, 2^28 in the thesis (a run of few values is mostly fixed cost)", Cells.ratio(30.0, x86Here, 7746.4, novena));
         assertEquals("no ratio: unlike nodes (x86 here, ARM Novena thesis)", Cells.ratio(30.0, x86Here, 7746.4, novenaAt20));
         assertEquals("0.500× [x86, here, 2^20, t_total, measured ÷ x86, here, 2^20, t_total, measured]", Cells.ratio(1.0, x86Here, 2.0, x86Here));
+    }
+
+    /**
+     * At the thesis's own domain, 2^28 values, this plan's x86 runs are divided by the thesis's x86
+     * rows, measured ÷ measured where both are (the times), and named as declared where a side is
+     * (the TpW); chapter 11's x86 nodes are not divided by the thesis's ARM Novena cluster.
+     */
+    @Test
+    void atTheThesissDomainLikeRunsAreDividedAndUnlikeNodesAreNot() throws Exception {
+        String md = render(HW_REPORT, 28);
+        List<String> ratios = checkRatios(md);
+        Table ch9 = tables(section(md, "## Sweep ch9")).get(0);
+        String ratio = ch9.rows().get(0).get(ch9.header().indexOf("ratio"));
+        assertEquals("0.0534× [x86, here, 2^28, t_total, measured ÷ x86, thesis, 2^28, t_total, measured]", ratio);
+        assertTrue(ratios.stream().anyMatch(r -> r.endsWith("× [x86, here, 2^28, TpW, whole job, declared ÷ x86, thesis, 2^28, TpW, whole node, measured]")),
+            ratios.toString());
+        Table ch11 = tables(section(md, "## Sweep ch11")).get(0);
+        for (List<String> row : ch11.rows()) {
+            assertEquals("no ratio: unlike nodes (x86 here, ARM Novena thesis)", row.get(ch11.header().indexOf("ratio")), row.toString());
+        }
     }
 
     /** Every "mean ± sd" of this plan's runs: the sd to two significant figures at most and the mean to the same place. */
