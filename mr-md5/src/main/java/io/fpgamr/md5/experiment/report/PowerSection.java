@@ -36,7 +36,7 @@ final class PowerSection {
                 ResultRow first = rs.get(0);
                 Path png = c.dir.resolve(first.energyDir()).resolve("power.png");
                 String figure = thesisFigure(s, p);
-                String line = "![power over time, " + p.id() + " run " + first.run() + (figure == null ? "" : ", the thesis's figure " + figure)
+                String line = "![power over time, " + p.id() + Cells.label(rs) + " run " + first.run() + (figure == null ? "" : ", the thesis's figure " + figure)
                     + "](" + c.dir.relativize(png) + ")";
                 if (Files.isRegularFile(png) && !lines.contains(line)) {
                     lines.add(line);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fpgamr.energy.Stats;
 import io.fpgamr.md5.experiment.Environment;
 import io.fpgamr.md5.experiment.Plan;
+import io.fpgamr.md5.experiment.Point;
 import io.fpgamr.md5.experiment.Published;
 import io.fpgamr.md5.experiment.Results;
 import java.io.InputStream;
@@ -299,6 +300,22 @@ class ReportTest {
         for (List<String> row : ch11.rows()) {
             assertEquals("no ratio: unlike nodes (x86 here, ARM Novena thesis)", row.get(ch11.header().indexOf("ratio")), row.toString());
         }
+    }
+
+    /** A measured point's power chart cites the thesis figure it stands for, by its sweep's chapter; none where the thesis drew none. */
+    @Test
+    void powerChartsCiteOnlyTheFiguresTheirPointsStandFor() throws Exception {
+        Plan plan = Plan.read(EXPERIMENTS.resolve("quick.yml"));
+        List<String> cited = new ArrayList<>();
+        for (Plan.Sweep s : plan.sweeps()) {
+            for (Point p : plan.points(s)) {
+                cited.add(s.name() + " " + p.nodeType() + " " + p.ppk() + " " + p.nodes() + ": " + PowerSection.thesisFigure(s, p));
+            }
+        }
+        assertEquals(List.of("ch9 x86 1 1: 9.1", "ch9 x86 262144 1: 9.2", "ch10 x86 1 1: 10.1", "ch10 x86 1 1: 10.1", "ch10 x86 262144 1: 10.2",
+            "ch10 x86 262144 1: 10.2", "ch11 x86 262144 1: null", "ch11 x86 262144 2: 11.1", "ch11 x86 262144 3: 11.2", "ch11 x86 262144 4: 11.3",
+            "ch12 x86 262144 1: null", "ch12 fpga 262144 1: 12.13", "ch12 arm 262144 1: null", "ch12 arm-fpga 262144 1: 12.13",
+            "framework x86 1 1: null", "framework x86 262144 1: null", "framework x86 1 1: null", "framework x86 262144 1: null"), cited);
     }
 
     /** Every "mean ± sd" of this plan's runs: the sd to two significant figures at most and the mean to the same place. */
