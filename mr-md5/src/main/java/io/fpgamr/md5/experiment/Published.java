@@ -1,6 +1,7 @@
 package io.fpgamr.md5.experiment;
 
 import io.fpgamr.md5.run.UsageException;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +27,17 @@ public record Published(String source, List<Entry> entries) {
                         List<Double> mapS, List<Double> shuffleS, List<Double> reduceS, List<Double> totalS, List<Double> tpw,
                         Double kMap, Double kShuffle, Double kReduce, Double kTotal, Double kTpw) {
 
-        /** A figure as the thesis printed it: "mean ± sd", or the mean alone for its single run. */
+        /** A figure as the thesis printed it (the digits transcribed, no more): "mean ± sd", or the mean alone for its single run. */
         public static String format(List<Double> v) {
             if (v == null || v.isEmpty()) {
                 return "";
             }
-            String mean = String.format(Locale.ROOT, "%.2f", v.get(0));
-            return v.size() > 1 ? mean + " ± " + String.format(Locale.ROOT, "%.2f", v.get(1)) : mean + " (one run)";
+            String mean = asPrinted(v.get(0));
+            return v.size() > 1 ? mean + " ± " + asPrinted(v.get(1)) : mean + " (one run)";
+        }
+
+        private static String asPrinted(double d) {
+            return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
         }
 
         public static Double mean(List<Double> v) {

@@ -3,13 +3,17 @@ package io.fpgamr.md5.experiment.report;
 import static io.fpgamr.md5.experiment.report.Cells.basisWord;
 import static io.fpgamr.md5.experiment.report.Cells.fmt;
 import static io.fpgamr.md5.experiment.report.Cells.ratio;
+import static io.fpgamr.md5.experiment.report.Cells.sig;
 import static io.fpgamr.md5.experiment.report.Cells.stat;
+import static io.fpgamr.md5.experiment.report.Cells.thesisSide;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.energy.Mappers;
 import io.fpgamr.energy.Stats;
 import io.fpgamr.energy.report.StudyCharts;
+import io.fpgamr.md5.cluster.FpgaRequest;
+import io.fpgamr.md5.experiment.Environment;
 import io.fpgamr.md5.experiment.ModelRow;
 import io.fpgamr.md5.experiment.Plan;
 import io.fpgamr.md5.experiment.Published;
@@ -24,7 +28,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The modelled ARM-FPGA node: the simulated device's exact cycles at the design clock and a declared board power. */
+/**
+ * The modelled ARM-FPGA node: the simulated device's exact cycles at the design clock and a declared
+ * board power (the thesis's whole-board mean power). It names the design whose cycles were counted
+ * (the embedded cluster's simulated model) and says what the hardware report knows of that design's
+ * routing, and of the default configuration's where they differ.
+ */
 final class ArmFpgaSection {
     private ArmFpgaSection() {
     }
@@ -40,6 +49,9 @@ final class ArmFpgaSection {
         String clockSource = m.clockSource();
         double watts = m.boardWatts();
         String wattsSource = m.boardWattsSource();
+        Integer pipelines = countedPipelines(c);
+        String counted = pipelines == null ? "the cluster's own design (its pipelines are not recorded in the results)"
+            : "the embedded cluster's simulated design, " + FpgaRequest.EMBEDDED_DESIGN + " (" + pipelines + " pipelines)";
         String routing;
         if (m.report() == null) {
             routing = "the plan names no hardware report: what place-and-route says of this clock is not known here";
@@ -55,7 +67,7 @@ final class ArmFpgaSection {
                     watts = j.get("board_power_w_modelled").asDouble();
                     wattsSource = j.path("board_power_source").asText(wattsSource) + " (from " + m.report() + ")";
                 }
-                routing = routing(j, mhz, m.report());
+                routing = routing(j, mhz, m.report(), pipelines);
             } else {
                 routing = m.report() + " is absent (`make -C hdl report` writes it): whether any place-and-route reached this clock is not "
                     + "known here";
@@ -63,17 +75,18 @@ final class ArmFpgaSection {
         }
         c.line("## The ARM-FPGA device, MODELLED, DEVICE ONLY (thesis 9.1.3, 12.1, 12.2)");
         c.line();
-        c.line(String.format(Locale.ROOT, "Not measured: no board here. Device cycles are exact (the simulated RTL counted them). The clock is "
-            + "the design clock, %.1f MHz (%s), not a measured or routed one: %s. The thesis's device ran one pipelined MD5 core at 50 MHz "
-            + "(its section 7.1). The board's power %.3f W is **declared** (%s). Device time = cycles / clock; energy = power × device time; "
-            + "TpW = values hashed / energy. These figures are the **device alone**: no ARM cores, no framework, no memory or network, an "
-            + "upper bound. The thesis's TpW beside them is **whole-node** (the board at its supply, Disco running): the ratio column "
-            + "divides one by the other only to say how far apart they are, it is not a like-for-like comparison.", mhz, clockSource,
-            routing, watts, wattsSource));
+        c.line(String.format(Locale.ROOT, "Not measured: no board here. Device cycles are exact: the simulated RTL of %s counted them. "
+            + "The clock is the design clock, %.1f MHz (%s), not a measured or routed one: %s. The thesis's device ran one pipelined MD5 "
+            + "core at 50 MHz (its section 7.1). The board's power, %s W, is **declared**: the thesis's whole-board mean power (%s), not "
+            + "this design's. Device time = cycles / clock; energy = whole-board mean power × device time; TpW = values hashed / energy. "
+            + "These figures are the **device alone**: no ARM cores, no framework, no memory or network, an upper bound. The thesis's TpW "
+            + "beside them is **whole-node** (the board at its supply, Disco running): the ratio column divides one by the other only to "
+            + "say how far apart they are, it is not a like-for-like comparison.", counted, mhz, clockSource, routing, sig(watts, 4),
+            wattsSource));
         c.line();
-        c.line("| point | runs | device cycles | device time [s] (modelled, device only) | energy [J] (modelled, device only) | TpW (modelled, "
-            + "device only) | thesis TpW ARM-FPGA whole node, patched (12.2, measured) | ratio [modelled device only ÷ measured whole node: "
-            + "not like for like] | thesis TpW ARM-FPGA whole node, Disco (9.1.3, measured) |");
+        c.line("| point | runs | device cycles | device time [s] (modelled, device only) | energy [J] (modelled, device only: whole-board "
+            + "mean power × device time) | TpW (modelled, device only) | thesis TpW ARM-FPGA whole node, patched (12.2, measured) | ratio "
+            + "(not like for like) | thesis TpW ARM-FPGA whole node, Disco (9.1.3, measured) |");
         c.line("|---|---|---|---|---|---|---|---|---|");
         Published.Entry patched = c.published.find("arm-fpga", "patched", 262144, 32, 1, false).orElse(null);
         Published.Entry disco = c.published.find("arm-fpga", "disco", 262144, 4, 1, false).orElse(null);
@@ -92,9 +105,10 @@ final class ArmFpgaSection {
             Stats tpw = Stats.of(ms.stream().map(ModelRow::tpw).toList());
             pointTpw.add(tpw.mean());
             c.line(String.format(Locale.ROOT, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s |", e.getKey(), rs.size(),
-                ms.stream().mapToLong(ModelRow::deviceCycles).average().orElse(0), fmt(Stats.of(ms.stream().map(ModelRow::deviceS).toList()), 6),
-                fmt(Stats.of(ms.stream().map(ModelRow::energyJ).toList()), 4), fmt(tpw), patched == null ? "" : Published.Entry.format(patched.tpw()),
-                ratio(tpw.mean(), patched == null ? null : Published.Entry.mean(patched.tpw()), "modelled device only", "measured whole node"),
+                ms.stream().mapToLong(ModelRow::deviceCycles).average().orElse(0), fmt(Stats.of(ms.stream().map(ModelRow::deviceS).toList())),
+                fmt(Stats.of(ms.stream().map(ModelRow::energyJ).toList())) + " (whole-board mean power × device time)", fmt(tpw),
+                patched == null ? "" : Published.Entry.format(patched.tpw()), ratio(tpw.mean(), deviceSide(c),
+                    patched == null ? null : Published.Entry.mean(patched.tpw()), thesisSide("arm-fpga", "patched Disco's TpW, whole node", true)),
                 disco == null ? "" : Published.Entry.format(disco.tpw())));
         }
         c.line();
@@ -107,24 +121,51 @@ final class ArmFpgaSection {
         tpwPerNodeType(c, pointTpw);
     }
 
-    /** What the hardware report says of the default configuration's place-and-route against the design clock, read from it. */
-    static String routing(JsonNode report, double mhz, String name) {
+    /** The device model's side of a ratio: its TpW is values per device-joule, a rate with no fixed cost. */
+    static Cells.Side deviceSide(ReportContext c) {
+        return new Cells.Side("ARM-FPGA device only", "model", "2^" + c.plan.bits(), "values per device-joule", "modelled", true);
+    }
+
+    /** The pipelines of the design whose cycles the runs counted: the embedded cluster's model; null for another cluster's. */
+    private static Integer countedPipelines(ReportContext c) throws IOException {
+        return Environment.read(c.dir).filter(e -> e.cluster().equals("embedded")).map(e -> FpgaRequest.embeddedDesignPipelines()).orElse(null);
+    }
+
+    /**
+     * What the hardware report says of the counted design's place-and-route ({@code pipelines}; null:
+     * not known) against the design clock, and of the default configuration's where that is another.
+     */
+    static String routing(JsonNode report, double mhz, String name, Integer pipelines) {
         String def = report.path("default").asText("");
+        JsonNode defCfg = null;
+        JsonNode countedCfg = null;
         for (JsonNode cfg : report.path("configurations")) {
-            String id = cfg.path("pipelines").asInt() + "-" + cfg.path("data_w").asInt();
-            if (!id.equals(def)) {
-                continue;
+            if ((cfg.path("pipelines").asInt() + "-" + cfg.path("data_w").asInt()).equals(def)) {
+                defCfg = cfg;
             }
-            String which = String.format(Locale.ROOT, "%s says its default configuration (%d pipelines, %d-bit bus) ", name,
-                cfg.path("pipelines").asInt(), cfg.path("data_w").asInt());
-            if (!cfg.hasNonNull("fmax_mhz")) {
-                return which + "was not routed, so no place-and-route of it has reached this clock";
+            if (pipelines != null && cfg.path("pipelines").asInt() == pipelines && countedCfg == null) {
+                countedCfg = cfg;
             }
-            double fmax = cfg.get("fmax_mhz").asDouble();
-            return which + String.format(Locale.ROOT, "was routed on a proxy part (%s) at Fmax %.2f MHz: the design clock is %s",
-                cfg.path("timing_part").asText("?"), fmax, fmax >= mhz ? "met there" : "NOT met there");
         }
-        return name + " has no entry for its default configuration (" + (def.isEmpty() ? "none named" : def) + "): its routing is not known here";
+        String counted = pipelines == null ? "" : countedCfg == null
+            ? name + " has no configuration of the counted design (" + pipelines + " pipelines), so its routing is not known here; "
+            : countedCfg == defCfg ? "" : name + " says the counted design's configuration " + routed(countedCfg, mhz) + "; ";
+        if (defCfg == null) {
+            return counted + name + " has no entry for its default configuration (" + (def.isEmpty() ? "none named" : def)
+                + "): its routing is not known here";
+        }
+        return counted + name + " says its default configuration " + routed(defCfg, mhz);
+    }
+
+    /** "(8 pipelines, 256-bit bus) was not routed, ..." or "... was routed on a proxy part ... at Fmax ...". */
+    private static String routed(JsonNode cfg, double mhz) {
+        String which = String.format(Locale.ROOT, "(%d pipelines, %d-bit bus) ", cfg.path("pipelines").asInt(), cfg.path("data_w").asInt());
+        if (!cfg.hasNonNull("fmax_mhz")) {
+            return which + "was not routed, so no place-and-route of it has reached this clock";
+        }
+        double fmax = cfg.get("fmax_mhz").asDouble();
+        return which + String.format(Locale.ROOT, "was routed on a proxy part (%s) at Fmax %.2f MHz: the design clock is %s",
+            cfg.path("timing_part").asText("?"), fmax, fmax >= mhz ? "met there" : "NOT met there");
     }
 
     /** TpW per node type: the model, the nodes present, and the thesis's measured nodes. */
@@ -159,7 +200,7 @@ final class ArmFpgaSection {
         Map<String, List<Double>> series = new LinkedHashMap<>();
         series.put("TpW [1/J]", values);
         String name = "tpw-node-types";
-        var chart = StudyCharts.bars("TpW per node type (labels say measured, declared or modelled, device only or whole node)", "node type",
+        var chart = StudyCharts.bars("TpW per node type (labels say measured, declared, modelled, emulated or simulated, device only or whole node)", "node type",
             "TpW [1/J], log scale",
             cats, series, false);
         chart.getStyler().setYAxisLogarithmic(true);
@@ -170,7 +211,7 @@ final class ArmFpgaSection {
         c.line("| node type | TpW [1/J] (mean over its runs) |");
         c.line("|---|---|");
         for (int i = 0; i < cats.size(); i++) {
-            c.line(String.format(Locale.ROOT, "| %s | %.2f |", cats.get(i), values.get(i)));
+            c.line("| " + cats.get(i) + " | " + sig(values.get(i), 3) + " |");
         }
         c.line();
     }

@@ -1,11 +1,15 @@
 package io.fpgamr.md5.experiment.report;
 
+import static io.fpgamr.md5.experiment.report.Cells.energyFmt;
 import static io.fpgamr.md5.experiment.report.Cells.fmt;
 import static io.fpgamr.md5.experiment.report.Cells.hashedCell;
+import static io.fpgamr.md5.experiment.report.Cells.hostEnergy;
 import static io.fpgamr.md5.experiment.report.Cells.label;
 import static io.fpgamr.md5.experiment.report.Cells.ppk;
+import static io.fpgamr.md5.experiment.report.Cells.ratio;
 import static io.fpgamr.md5.experiment.report.Cells.runsCell;
 import static io.fpgamr.md5.experiment.report.Cells.stat;
+import static io.fpgamr.md5.experiment.report.Cells.thesisSide;
 
 import io.fpgamr.md5.experiment.Point;
 import io.fpgamr.md5.experiment.Published;
@@ -16,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
 
 /**
  * The ARM node: the plan's emulated ARM points (an armhf JVM under QEMU's Cortex-A9 on this x86
@@ -53,16 +59,27 @@ final class ArmSection {
         if (arm.isEmpty() && !Files.isRegularFile(insns)) {
             return;
         }
-        c.line("## The ARM nodes: EMULATED runs and a MODELLED Cortex-A9 (thesis 9.3, 9.4, 10.3, 10.4, 12.1, 12.2)");
+        String hostEnergy = hostEnergy(arm.stream().flatMap(p -> c.runs(p.id()).stream()).toList());
+        TreeSet<String> tables = new TreeSet<>(Cells.BY_NUMBER);
+        for (Point p : arm) {
+            Published.Entry th = thesisNode(c, p);
+            if (th != null) {
+                tables.addAll(List.of(th.tables().split(" ")));
+            }
+        }
+        if (Files.isRegularFile(insns)) {
+            modelThesis(c).ifPresent(e -> tables.addAll(List.of(e.tables().split(" "))));
+        }
+        c.line("## The ARM nodes: EMULATED runs and a MODELLED Cortex-A9" + (tables.isEmpty() ? "" : " (thesis " + String.join(", ", tables) + ")"));
         c.line();
         c.line("fpgamr's ARM node runs its maps on Debian's armhf JVM under QEMU's user-mode emulation of a Cortex-A9, on this x86 "
             + "machine, with the linux-armhf library's NEON kernels; an ARM-FPGA node's maps drive, through the same armhf library, the "
             + "Verilated design cross-built for armhf (a simulated device, in the emulated process). Its times are the **emulation's**, not an ARM board's, and its "
-            + "energy is the x86 host's: they stand beside the thesis's measured Novena figures for shape, with no ratio. The "
+            + "energy is " + hostEnergy + ": they stand beside the thesis's measured Novena figures for shape, with no ratio. The "
             + "**modelled** rate below is what the same kernel would do on a real board.");
         c.line();
         if (!arm.isEmpty()) {
-            c.line("| job | node type | PpK | maps | reducers | nodes | runs | values hashed | t_map [s] | t_total [s] | TpW [1/J] (host energy) "
+            c.line("| job | node type | PpK | maps | reducers | nodes | runs | values hashed | t_map [s] | t_total [s] | TpW [1/J] (the x86 host's energy) "
                 + "| thesis node t_map [s] | thesis t_total [s] | thesis TpW [1/J] (measured) |");
             c.line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             for (Point p : arm) {
@@ -70,7 +87,7 @@ final class ArmSection {
                 Published.Entry th = thesisNode(c, p);
                 c.line("| " + p.job() + " | " + p.nodeType() + label(rs) + " | " + ppk(p.ppk()) + " | " + p.maps() + " | " + p.reducers() + " | " + p.nodes() + " | "
                     + runsCell(c, p) + " | " + hashedCell(rs) + " | " + fmt(stat(rs, ResultRow::mapS)) + label(rs) + " | "
-                    + fmt(stat(rs, ResultRow::totalS)) + label(rs) + " | " + fmt(stat(rs, ResultRow::tpw)) + label(rs) + ", the x86 host's energy | "
+                    + fmt(stat(rs, ResultRow::totalS)) + label(rs) + " | " + energyFmt(rs, ResultRow::tpw, false) + " | "
                     + (th == null ? "" : Published.Entry.format(th.mapS()) + " (" + (p.fpgaMaps() ? "SoCFPGA" : "Novena") + ") | " + Published.Entry.format(th.totalS()) + " | "
                     + Published.Entry.format(th.tpw()) + " (" + th.tables() + ")") + (th == null ? " | | |" : " |"));
             }
@@ -115,19 +132,24 @@ final class ArmSection {
             if (kind.equals("search")) {
                 c.armModelledRate = board;
             }
-            // the thesis's best measured Novena map stage: chapter 12's patched Disco, 2^28 values
-            Published.Entry th = c.published.find("arm", "patched", 262144, 32, 1, false).orElse(null);
+            Published.Entry th = modelThesis(c).orElse(null);
             Double thesisRate = th == null ? null : Math.pow(2, 28) / Published.Entry.mean(th.mapS());
             c.line("| " + kind + (kind.equals("search") ? " (search mode: 45 of MD5's 64 steps, early exit)" : " (bench mode: every digest)")
                 + " | " + fmtNum(all) + " | " + fmtNum(neon) + " | " + fmtNum(cycles) + " | " + sci(core) + " | " + sci(board) + " | "
                 + (thesisRate == null ? "" : sci(thesisRate) + " (" + th.tables() + ", 2^28 / t_map)") + " | "
-                + (thesisRate == null ? "" : String.format(Locale.ROOT, "%.0f×", board / thesisRate)) + " |");
+                + ratio(board, new Cells.Side("Cortex-A9 NEON " + kind + " kernel on " + CORES + " cores", "model", "per value", "values/s", "modelled",
+                    true), thesisRate, thesisSide("arm", "patched Disco's map-stage values/s", true)) + " |");
         }
         c.line();
         c.line("The thesis hashed in Python on Disco: its Novena's map stage is framework and interpreter time far more than MD5. "
             + "The model counts only the kernel's own instructions: it says how much of the board the thesis's software left unused, "
             + "not what fpgamr's whole job would take there (its JVM, Hadoop's task start and the shuffle are not modelled).");
         c.line();
+    }
+
+    /** The thesis's row the model is set beside: its best measured Novena map stage, chapter 12's patched Disco, 2^28 values. */
+    private static Optional<Published.Entry> modelThesis(ReportContext c) {
+        return c.published.find("arm", "patched", 262144, 32, 1, false);
     }
 
     private static String fmtNum(double v) {

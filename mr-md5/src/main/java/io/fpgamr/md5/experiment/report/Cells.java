@@ -3,9 +3,12 @@ package io.fpgamr.md5.experiment.report;
 import io.fpgamr.energy.Stats;
 import io.fpgamr.md5.experiment.Point;
 import io.fpgamr.md5.experiment.ResultRow;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /** How the report's table cells read: statistics over runs, ratios, labels of a figure's basis. */
@@ -30,36 +33,74 @@ final class Cells {
 
     /** What the runs' figures are besides measured: " (emulated)", " (simulated)", " (emulated, simulated)", or "". */
     static String label(List<ResultRow> rs) {
-        List<String> words = new ArrayList<>();
-        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("emulated-arm"))) {
-            words.add("emulated");
-        }
-        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("simulated-fpga"))) {
-            words.add("simulated");
-        }
+        List<String> words = labelWords(rs);
         return words.isEmpty() ? "" : " (" + String.join(", ", words) + ")";
     }
 
-    static String basis(List<ResultRow> rs) {
-        return rs.isEmpty() ? "" : basisWord(rs);
+    private static List<String> labelWords(List<ResultRow> rs) {
+        List<String> words = new ArrayList<>();
+        if (has(rs, "emulated-arm")) {
+            words.add("emulated");
+        }
+        if (has(rs, "simulated-fpga")) {
+            words.add("simulated");
+        }
+        return words;
     }
 
+    static boolean has(List<ResultRow> rs, String flag) {
+        return rs.stream().anyMatch(r -> r.flags() != null && List.of(r.flags().split(";")).contains(flag));
+    }
+
+    static boolean declared(List<ResultRow> rs) {
+        return has(rs, "declared-power");
+    }
+
+    /**
+     * The basis of some runs' energy figures, for a basis column or a chart's category: "emulated,
+     * declared: modelled", "simulated FPGA, declared: modelled", "measured", "no power source"; ""
+     * for no runs. Emulated first: an emulated run's every figure is the emulation's.
+     */
     static String basisWord(List<ResultRow> rs) {
-        List<String> words = new ArrayList<>();
-        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("declared-power"))) {
-            words.add("declared");
+        if (rs.isEmpty()) {
+            return "";
         }
-        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("simulated-fpga"))) {
+        List<String> words = new ArrayList<>();
+        if (has(rs, "emulated-arm")) {
+            words.add("emulated");
+        }
+        if (has(rs, "simulated-fpga")) {
             words.add("simulated FPGA");
         }
-        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("no-power-source"))) {
+        if (has(rs, "no-power-source")) {
             words.add("no power source");
-        }
-        if (words.isEmpty()) {
+        } else if (declared(rs)) {
+            words.add("declared");
+        } else {
             words.add(rs.get(0).basis());
         }
-        return String.join(", ", words) + ("modelled".equals(rs.get(0).basis()) ? ": modelled" : "");
+        boolean modelled = "modelled".equals(rs.get(0).basis()) && !words.contains("modelled");
+        return String.join(", ", words) + (modelled ? ": modelled" : "");
     }
+
+    /** Where an emulated node's energy comes from: the x86 host's, declared or measured (said only where runs are). */
+    static String hostEnergy(List<ResultRow> rs) {
+        return "the x86 host's " + (rs.isEmpty() ? "" : declared(rs) ? "declared " : "measured ") + "energy";
+    }
+
+    /** The thesis's table and section numbers in their order: 9.1.3, 9.3, 10.1, 12.2. */
+    static final Comparator<String> BY_NUMBER = (a, b) -> {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            int d = x[i].matches("[0-9]+") && y[i].matches("[0-9]+") ? Integer.compare(Integer.parseInt(x[i]), Integer.parseInt(y[i]))
+                : x[i].compareTo(y[i]);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return Integer.compare(x.length, y.length);
+    };
 
     static Stats stat(List<ResultRow> rs, Function<ResultRow, Double> f) {
         return Stats.of(rs.stream().map(f).filter(v -> v != null && !v.isNaN()).toList());
@@ -70,55 +111,147 @@ final class Cells {
         return s.n() == 0 ? null : s.mean();
     }
 
+    /**
+     * "mean ± sd", no more precise than the spread: the sd to two significant figures and the mean
+     * to the same place; with no spread (one run, or none between runs) the mean to three significant
+     * figures. Empty for no runs.
+     */
     static String fmt(Stats s) {
-        return fmt(s, 2);
+        if (s.n() == 0) {
+            return "";
+        }
+        if (Double.isNaN(s.sd()) || s.sd() == 0) {
+            return sig(s.mean(), 3) + " ± " + (Double.isNaN(s.sd()) ? "n/a" : "0");
+        }
+        int place = 1 - (int) Math.floor(Math.log10(s.sd()));
+        return atPlace(s.mean(), place) + " ± " + atPlace(s.sd(), place);
     }
 
-    static String fmt(Stats s, int decimals) {
-        return s.n() == 0 ? "" : s.format(decimals);
-    }
-
+    /** {@link #fmt(Stats)} in powers of ten, mean and sd under one exponent: "(1.33 ± 0.07)e6". */
     static String fmtSci(Stats s) {
         if (s.n() == 0) {
             return "";
         }
-        return String.format(Locale.ROOT, "%.3e ± %s", s.mean(), Double.isNaN(s.sd()) ? "n/a" : String.format(Locale.ROOT, "%.2e", s.sd()));
-    }
-
-    static String ratio(Double a, Double b) {
-        return a == null || b == null || b == 0 ? "" : String.format(Locale.ROOT, "%.3f", a / b);
+        int exp = s.mean() == 0 ? 0 : (int) Math.floor(Math.log10(Math.abs(s.mean())));
+        double unit = Math.pow(10, exp);
+        return "(" + fmt(new Stats(s.mean() / unit, s.sd() / unit, s.n())) + ")e" + exp;
     }
 
     /**
-     * A ratio with the basis of its two figures, so that no cell reads as measured when it is not:
-     * {@code 1.234 [declared ÷ measured]}. Energy ratios carry it always; a declared or modelled
-     * figure on either side makes the ratio as modelled as its weakest side.
+     * An energy figure (energy, TpW, ED²P) of some runs with its spread and, in brackets, what else
+     * it is: emulated, simulated, and for a declared wattage what its spread is (the wattage is one
+     * stated number, so the spread is the time's alone).
      */
-    static String ratio(Double a, Double b, String basisA, String basisB) {
-        String r = ratio(a, b);
-        return r.isEmpty() ? "" : r + " [" + basisA + " ÷ " + basisB + "]";
+    static String energyFmt(List<ResultRow> rs, Function<ResultRow, Double> f, boolean sci) {
+        Stats s = stat(rs, f);
+        if (s.n() == 0) {
+            return "";
+        }
+        String what = String.join(", ", labelWords(rs));
+        if (declared(rs)) {
+            what += (what.isEmpty() ? "" : "; ") + "declared W: the ± is the time's alone";
+        }
+        return (sci ? fmtSci(s) : fmt(s)) + (what.isEmpty() ? "" : " (" + what + ")");
     }
 
-    /** The energy basis of some runs in one word for a ratio cell: measured, declared, simulated FPGA (modelled), or none. */
-    static String energyBasis(List<ResultRow> rs) {
+    /** The runs' mean power: a declared wattage as the plan stated it, no spread; else "mean ± sd". */
+    static String powerFmt(List<ResultRow> rs) {
+        Stats s = stat(rs, ResultRow::meanW);
+        if (s.n() == 0) {
+            return "";
+        }
+        return declared(rs) ? BigDecimal.valueOf(s.mean()).stripTrailingZeros().toPlainString() + " (declared)" : fmt(s);
+    }
+
+    /** {@code v} rounded to {@code digits} significant figures, trailing zeros kept up to them, no exponent. */
+    static String sig(double v, int digits) {
+        if (v == 0 || Double.isNaN(v) || Double.isInfinite(v)) {
+            return v == 0 ? "0" : String.valueOf(v);
+        }
+        BigDecimal d = new BigDecimal(v).round(new MathContext(digits, RoundingMode.HALF_EVEN));
+        if (d.precision() < digits && d.scale() >= 0) {
+            d = d.setScale(d.scale() + digits - d.precision(), RoundingMode.UNNECESSARY);
+        }
+        return d.toPlainString();
+    }
+
+    /** {@code v} rounded at 10^-place (place may be negative: tens, hundreds), no exponent. */
+    private static String atPlace(double v, int place) {
+        return new BigDecimal(v).setScale(place, RoundingMode.HALF_EVEN).toPlainString();
+    }
+
+    /**
+     * One side of a ratio, all that it divides: the node, where the figure comes from ({@code here},
+     * {@code thesis} or {@code model}), the domain it was taken at ({@code 2^N}, or {@code per value}
+     * for a rate counted without runs), what the figure is, and its basis (measured, declared,
+     * modelled, emulated, simulated). {@code rate}: a rate whose fixed cost is negligible at its
+     * domain, so that it may be divided across domain sizes.
+     */
+    record Side(String node, String place, String domain, String what, String basis, boolean rate) {
+        String text() {
+            return node + ", " + place + ", " + domain + ", " + what + ", " + basis;
+        }
+    }
+
+    /** A side of this plan's runs: the node type, here, the plan's domain, the figure, and the runs' basis for it. */
+    static Side here(ReportContext c, String node, List<ResultRow> rs, String what, boolean energy) {
+        return new Side(node, "here", "2^" + c.plan.bits(), what, sideBasis(rs, energy), false);
+    }
+
+    /** A side of the thesis: its node's name, the thesis's 2^28 values, the figure, measured. */
+    static Side thesisSide(String thesisNode, String what, boolean rate) {
+        return new Side(thesisName(thesisNode), "thesis", "2^28", what, "measured", rate);
+    }
+
+    /** The thesis's name of its node: x86, ARM Novena, ARM-FPGA. */
+    static String thesisName(String node) {
+        return switch (node) {
+            case "arm" -> "ARM Novena";
+            case "arm-fpga" -> "ARM-FPGA";
+            default -> node;
+        };
+    }
+
+    /**
+     * The basis of some runs' time ({@code energy} false) or energy figure, in the words of a ratio's
+     * side: "measured", or what else it is ("emulated and declared", "simulated and declared", ...).
+     */
+    static String sideBasis(List<ResultRow> rs, boolean energy) {
         if (rs.isEmpty()) {
             return "";
         }
-        if (rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("no-power-source"))) {
-            return "no power source";
+        List<String> words = new ArrayList<>();
+        if (has(rs, "emulated-arm")) {
+            words.add("emulated");
         }
-        boolean declared = rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("declared-power"));
-        boolean simulated = rs.stream().anyMatch(r -> r.flags() != null && r.flags().contains("simulated-fpga"));
-        if (declared && simulated) {
-            return "declared, simulated FPGA: modelled";
+        if (has(rs, "simulated-fpga")) {
+            words.add("simulated");
         }
-        if (declared) {
-            return "declared: modelled";
+        if (energy) {
+            words.add(declared(rs) ? "declared" : "modelled".equals(rs.get(0).basis()) ? "modelled" : "measured");
         }
-        if (simulated) {
-            return "simulated FPGA: modelled";
+        return words.isEmpty() ? "measured" : String.join(" and ", words);
+    }
+
+    /**
+     * A ratio cell: {@code a / b} to three significant figures with both sides named,
+     * {@code 2.77× [x86, here, 2^20, plain job's t_map, measured ÷ x86, here, 2^20, fpgamr's t_map, measured]};
+     * or, where the two cannot be divided as they are, {@code no ratio: } and why: runs at unlike
+     * domain sizes (unless both sides are rates whose fixed cost is negligible), and measured figures
+     * of unlike nodes. Empty where a side has no figure.
+     */
+    static String ratio(Double a, Side sa, Double b, Side sb) {
+        if (a == null || b == null || b == 0 || a.isNaN() || b.isNaN()) {
+            return "";
         }
-        return "modelled".equals(rs.get(0).basis()) ? "modelled" : rs.get(0).basis();
+        if (!sa.domain().equals(sb.domain()) && !(sa.rate() && sb.rate())) {
+            return "no ratio: " + sa.domain() + " values " + sa.place() + ", " + sb.domain() + " in the " + sb.place()
+                + " (a run of few values is mostly fixed cost)";
+        }
+        if (sa.basis().equals("measured") && sb.basis().equals("measured") && !sa.node().equals(sb.node())) {
+            return "no ratio: unlike nodes (" + sa.node() + " " + sa.place() + ", " + sb.node() + " " + sb.place() + ")";
+        }
+        return sig(a / b, 3) + "× [" + sa.text() + " ÷ " + sb.text() + "]";
     }
 
     static String ppk(int ppk) {

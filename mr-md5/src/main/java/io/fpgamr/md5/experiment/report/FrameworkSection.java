@@ -1,13 +1,16 @@
 package io.fpgamr.md5.experiment.report;
 
-import static io.fpgamr.md5.experiment.report.Cells.energyBasis;
+import static io.fpgamr.md5.experiment.report.Cells.basisWord;
+import static io.fpgamr.md5.experiment.report.Cells.energyFmt;
 import static io.fpgamr.md5.experiment.report.Cells.fmt;
+import static io.fpgamr.md5.experiment.report.Cells.here;
 import static io.fpgamr.md5.experiment.report.Cells.label;
 import static io.fpgamr.md5.experiment.report.Cells.mean;
 import static io.fpgamr.md5.experiment.report.Cells.nz;
 import static io.fpgamr.md5.experiment.report.Cells.ppk;
 import static io.fpgamr.md5.experiment.report.Cells.ratio;
 import static io.fpgamr.md5.experiment.report.Cells.stat;
+import static io.fpgamr.md5.experiment.report.Cells.thesisSide;
 
 import io.fpgamr.md5.experiment.Plan;
 import io.fpgamr.md5.experiment.Point;
@@ -70,8 +73,10 @@ final class FrameworkSection {
             Published.Entry b = patched.get();
             c.line("| " + t.name() + (t.stockReducers() != 32 ? " (stock: " + t.stockReducers() + " reducers, section " + a.tables() + ")" : "")
                 + " | " + Published.Entry.format(a.mapS()) + " | " + Published.Entry.format(b.mapS()) + " | "
-                + ratio(Published.Entry.mean(a.mapS()), Published.Entry.mean(b.mapS()), "measured", "measured") + " | " + Published.Entry.format(a.tpw()) + " | "
-                + Published.Entry.format(b.tpw()) + " | " + ratio(Published.Entry.mean(b.tpw()), Published.Entry.mean(a.tpw()), "measured", "measured")
+                + ratio(Published.Entry.mean(a.mapS()), thesisSide(t.node(), "stock Disco's t_map", false), Published.Entry.mean(b.mapS()),
+                    thesisSide(t.node(), "patched Disco's t_map", false)) + " | " + Published.Entry.format(a.tpw()) + " | "
+                + Published.Entry.format(b.tpw()) + " | " + ratio(Published.Entry.mean(b.tpw()), thesisSide(t.node(), "patched Disco's TpW", false),
+                    Published.Entry.mean(a.tpw()), thesisSide(t.node(), "stock Disco's TpW", false))
                 + " |");
         }
         c.line();
@@ -105,10 +110,18 @@ final class FrameworkSection {
                 if (rp.isEmpty() && ro.isEmpty()) {
                     continue;
                 }
-                c.line(row(type + label(rp), in.ppk(), "plain (" + in.maps() + " maps, " + reducers + " reducers)", rp) + " | | |");
-                c.line(row(type + label(ro), in.ppk(), "fpgamr", ro) + " | " + ratio(mean(rp, ResultRow::mapS), mean(ro, ResultRow::mapS), "measured", "measured")
-                    + " | "
-                    + ratio(mean(ro, ResultRow::tpw), mean(rp, ResultRow::tpw), energyBasis(ro), energyBasis(rp)) + " |");
+                if (rp.isEmpty()) {
+                    // the node's label is its fpgamr runs': this row has no figure of its own
+                    c.line("| " + type + label(ro) + " | " + ppk(in.ppk()) + " | plain | | no run: this plan runs the plain job on x86 only "
+                        + "| | | | | | | | | |");
+                } else {
+                    c.line(row(type + label(rp), in.ppk(), "plain (" + in.maps() + " maps, " + reducers + " reducers)", rp) + " | | |");
+                }
+                c.line(row(type + label(ro), in.ppk(), "fpgamr", ro) + " | "
+                    + ratio(mean(rp, ResultRow::mapS), here(c, type, rp, "plain job's t_map", false), mean(ro, ResultRow::mapS),
+                        here(c, type, ro, "fpgamr's t_map", false)) + " | "
+                    + ratio(mean(ro, ResultRow::tpw), here(c, type, ro, "fpgamr's TpW", true), mean(rp, ResultRow::tpw),
+                        here(c, type, rp, "plain job's TpW", true)) + " |");
             }
         }
         c.line();
@@ -129,7 +142,7 @@ final class FrameworkSection {
         Double engine = mean(rs, ResultRow::engineS);
         return "| " + type + " | " + ppk(ppk) + " | " + job + " | " + rs.size() + " | " + fmt(stat(rs, ResultRow::mapS)) + " | "
             + fmt(stat(rs, ResultRow::shuffleS)) + " | " + fmt(stat(rs, ResultRow::reduceS)) + " | " + fmt(stat(rs, ResultRow::totalS)) + " | "
-            + fmt(stat(rs, ResultRow::tpw)) + " | " + energyBasis(rs) + " | " + (maps == null ? "" : String.format(Locale.ROOT, "%.2f", maps))
+            + energyFmt(rs, ResultRow::tpw, false) + " | " + basisWord(rs) + " | " + (maps == null ? "" : String.format(Locale.ROOT, "%.2f", maps))
             + " | " + (job.startsWith("plain") || maps == null || engine == null || maps == 0 ? "not counted"
                 : String.format(Locale.ROOT, "%.1f%%", 100 * engine / maps));
     }

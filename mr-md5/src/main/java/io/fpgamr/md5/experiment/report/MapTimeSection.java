@@ -1,5 +1,6 @@
 package io.fpgamr.md5.experiment.report;
 
+import static io.fpgamr.md5.experiment.report.Cells.label;
 import static io.fpgamr.md5.experiment.report.Cells.nz;
 
 import io.fpgamr.energy.report.StudyCharts;
@@ -24,9 +25,7 @@ final class MapTimeSection {
                 if (!r.job().equals("fpgamr") || r.mapTasksS() == null || r.engineS() == null) {
                     continue;
                 }
-                String type = r.nodeType() + (r.flags() != null && r.flags().contains("simulated-fpga")
-                    ? " (simulated: the engine is a CPU running the RTL)" : "")
-                    + (r.flags() != null && r.flags().contains("emulated-arm") ? " (emulated: an armhf JVM under QEMU)" : "");
+                String type = r.nodeType() + label(List.of(r));
                 double[] a = byType.computeIfAbsent(type, k -> new double[9]);
                 a[0] += r.mapTasksS() + nz(r.sortS());
                 a[1] += r.startupS();
@@ -48,7 +47,8 @@ final class MapTimeSection {
         c.line("Per job (mean over its runs), summed over its maps, wall seconds: a map's whole time (its JVM's start to the end of its "
             + "output), of which the task's start (its JVM's start to its setup: the container's launch), the engine's calls (the CPU kernels; on an FPGA the driver's calls, "
             + "device time inside), reading records (between batches), writing output, spilling and writing the map output "
-            + "(sort/merge), and the rest. FPGA device time is modelled (cycles at the clock), driver host time measured.");
+            + "(sort/merge), and the rest. FPGA device time is modelled (cycles at the clock), driver host time measured. A simulated "
+            + "node's engine is a CPU running the RTL; an emulated node's every time is an armhf JVM's under QEMU.");
         c.line();
         c.line("| node type | runs | map time | start | engine | engine CPU | FPGA device (modelled) | FPGA driver host | read | write | spill/sort "
             + "| rest | not engine |");
@@ -64,7 +64,7 @@ final class MapTimeSection {
         }
         c.line();
         // the same as a chart: each node type's map time by where it went, stacked
-        List<String> cats = new ArrayList<>(byType.keySet().stream().map(t -> t.replaceAll(" \\(.*", "")).toList());
+        List<String> cats = new ArrayList<>(byType.keySet()); // with their labels: an emulated or simulated node's bar says so
         Map<String, List<Double>> series = new LinkedHashMap<>();
         String[] parts = {"task start", "engine (wall)", "reading records", "writing output", "spill/sort", "rest"};
         for (String part : parts) {
@@ -79,7 +79,8 @@ final class MapTimeSection {
             }
         }
         String name = "where-time-goes";
-        StudyCharts.write(StudyCharts.bars("Where the maps' time goes, per job (measured; a simulated FPGA's engine time is the simulation's)",
+        StudyCharts.write(StudyCharts.bars("Where the maps' time goes, per job (measured; a simulated FPGA's engine time is the simulation's, an emulated node's "
+            + "times QEMU's)",
             "node type", "map time, summed over maps [s]", cats, series, true), c.figure(name));
         c.image("Where the maps' time goes", name);
     }

@@ -1,11 +1,16 @@
 package io.fpgamr.md5.experiment.report;
 
-import static io.fpgamr.md5.experiment.report.Cells.energyBasis;
+import static io.fpgamr.md5.experiment.report.Cells.basisWord;
+import static io.fpgamr.md5.experiment.report.Cells.energyFmt;
 import static io.fpgamr.md5.experiment.report.Cells.fmt;
+import static io.fpgamr.md5.experiment.report.Cells.here;
+import static io.fpgamr.md5.experiment.report.Cells.hostEnergy;
 import static io.fpgamr.md5.experiment.report.Cells.label;
 import static io.fpgamr.md5.experiment.report.Cells.mean;
 import static io.fpgamr.md5.experiment.report.Cells.ratio;
+import static io.fpgamr.md5.experiment.report.Cells.sig;
 import static io.fpgamr.md5.experiment.report.Cells.stat;
+import static io.fpgamr.md5.experiment.report.Cells.thesisSide;
 
 import io.fpgamr.md5.experiment.Point;
 import io.fpgamr.md5.experiment.Published;
@@ -59,24 +64,27 @@ final class NodeTypesSection {
                 String lab = label(rs);
                 String cmp;
                 if (lab.contains("emulated")) {
-                    cmp = " | no ratio: emulated (QEMU's time, the x86 host's energy)";
+                    cmp = " | no ratio: emulated (QEMU's time, " + hostEnergy(rs) + ")";
                 } else if (lab.contains("simulated")) {
                     cmp = " | no ratio: a simulated device on an x86 host is neither the thesis's board nor a device figure";
                 } else {
-                    cmp = ratio(mean(rs, ResultRow::tpw), thesisTpw, energyBasis(rs), "measured") + " | both whole node";
+                    cmp = ratio(mean(rs, ResultRow::tpw), here(c, type, rs, "fpgamr's TpW, whole job", true), thesisTpw,
+                        thesisSide(n.thesisNode(), "patched Disco's TpW, whole node", true)) + " | fpgamr's whole job here (" + basisWord(rs)
+                        + ") against the thesis's whole node (measured)";
                 }
                 rows.add(thesis + type + lab + ", " + p.get().maps() + " maps, " + p.get().reducers() + " reducers, " + rs.size() + " run(s) | "
-                    + fmt(stat(rs, ResultRow::mapS)) + lab + " | " + rate + lab + " | " + fmt(stat(rs, ResultRow::tpw)) + lab + " | " + energyBasis(rs)
-                    + " | " + cmp + " |");
+                    + fmt(stat(rs, ResultRow::mapS)) + lab + " | " + rate + lab + " | " + energyFmt(rs, ResultRow::tpw, false) + " | "
+                    + basisWord(rs) + " | " + cmp + " |");
             }
             if (n.thesisNode().equals("arm") && c.armModelledRate != null) {
                 rows.add(thesis + "Cortex-A9 board, MODELLED (the NEON kernel only, 4 cores) | | " + sci(c.armModelledRate)
                     + " (modelled) | not modelled | | | no ratio: the kernel's rate alone, no power model |");
             }
             if (n.thesisNode().equals("arm-fpga") && c.armFpgaModelledTpw != null && !c.armFpgaModelledTpw.isNaN()) {
-                rows.add(thesis + "ARM-FPGA device, MODELLED, DEVICE ONLY | | | " + String.format(Locale.ROOT, "%.2f", c.armFpgaModelledTpw)
-                    + " (device only) | modelled | " + ratio(c.armFpgaModelledTpw, thesisTpw, "modelled device only", "measured whole node")
-                    + " | device only ÷ whole node: not like for like |");
+                rows.add(thesis + "ARM-FPGA device, MODELLED, DEVICE ONLY | | | " + sig(c.armFpgaModelledTpw, 3)
+                    + " (device only) | modelled | " + ratio(c.armFpgaModelledTpw, ArmFpgaSection.deviceSide(c), thesisTpw,
+                        thesisSide("arm-fpga", "patched Disco's TpW, whole node", true))
+                    + " | device only against whole node: not like for like |");
             }
         }
         if (rows.isEmpty()) {
@@ -87,9 +95,10 @@ final class NodeTypesSection {
         c.line("The thesis closed by setting its three nodes side by side: one node, 2^18 PpK, 32 maps and 32 reducers, on stock and on "
             + "patched Disco (its ARM Novena had over 1.5 times the x86's TpW; the ARM-FPGA reached the x86's TpW once Disco was patched). "
             + "Beside each thesis node stand fpgamr's counterparts from this plan (one node, 2^18 PpK, this plan's domain, maps and "
-            + "reducers): the run of that node type, and the modelled figures of the two sections above. Only the x86 row is measured on "
-            + "both sides: an ARM node here is emulated (QEMU's time, the x86 host's energy), an FPGA here is the Verilated design run by a "
-            + "CPU, and a model is a model; those rows carry no ratio, or one that says what it divides.");
+            + "reducers): the run of that node type, and the modelled figures of the two sections above. An ARM node here is emulated "
+            + "(QEMU's time, the x86 host's energy), an FPGA here is the Verilated design run by a CPU, and a model is a model: those rows "
+            + "carry no ratio, or one that names both its sides. A run of this plan's domain is set beside the thesis's 2^28 values with "
+            + "no ratio unless the two domains are the same: a run of few values is mostly fixed cost.");
         c.line();
         c.line("| thesis node | thesis t_map stock / patched [s] (measured) | thesis TpW stock / patched [1/J] (measured) | fpgamr here | "
             + "t_map [s] | map-stage rate [values/s] | TpW [1/J] | TpW basis | TpW fpgamr ÷ thesis patched | what is compared |");

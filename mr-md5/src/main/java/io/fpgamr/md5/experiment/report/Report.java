@@ -20,9 +20,9 @@ import java.util.Locale;
  * ({@link MapTimeSection}); the emulated ARM node and a modelled Cortex-A9 ({@link ArmSection}); the modelled
  * ARM-FPGA node ({@link ArmFpgaSection}); the three node types side by side, as the thesis's conclusion
  * sets them ({@link NodeTypesSection}); the power charts of
- * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled and
- * declared figures are labelled where they appear, and every ratio cell says the basis of both its
- * figures ({@code [declared: modelled ÷ measured]}).
+ * the runs ({@link PowerSection}); and every failed run ({@link FailuresSection}). Modelled,
+ * declared, emulated and simulated figures are labelled where they appear, and every ratio cell names
+ * both its sides: node, source, domain, figure and basis ({@link Cells#ratio}).
  */
 public final class Report {
     public static final String FILE = "report.md";
@@ -69,12 +69,17 @@ public final class Report {
             runs, c.failed.size(), c.plan.bits(), exact ? "yes" : "NO"));
         c.line();
         c.line("Times are measured (the tasks' own clocks). Energy, mean power, TpW and ED²P carry their basis: **declared** (a wattage "
-            + "the plan states, no meter: modelled), **measured** (a power source read it), or **simulated FPGA** (maps on the Verilated "
-            + "design run by a CPU: modelled). Ratios are fpgamr / thesis unless a column says otherwise, and each ratio cell says "
-            + "in brackets the basis of its two figures, e.g. `[declared: modelled ÷ measured]`: a ratio is no more measured than its "
-            + "weaker side. The thesis ran 2^28 values on its own hardware (below), so time ratios at another domain size compare "
-            + "shapes, not speeds. Device-only figures (the modelled ARM-FPGA device) are labelled so and never stand for a whole node. "
-            + "Thesis values: " + c.published.source() + ".");
+            + "the plan states, no meter: modelled, and the ± of a declared figure is the time's spread alone), **measured** (a power "
+            + "source read it), or **simulated FPGA** (maps on the Verilated design run by a CPU: modelled); an **emulated** node's "
+            + "figures are an armhf JVM's under QEMU on this x86 host. Each ratio, to three significant figures, names both its sides: "
+            + "node, where the figure comes from (here, the thesis, a model), the domain, the figure and its basis, e.g. `2.77× [x86, here, "
+            + "2^20, plain job's t_map, measured ÷ x86, here, 2^20, fpgamr's t_map, measured]`: a ratio is no more measured than its "
+            + "weaker side. The thesis ran 2^28 values on its own hardware (below); a run of fewer values is mostly fixed cost, so a "
+            + "figure of this plan is not divided by one of the thesis's unless the domains are the same or both are rates without "
+            + "fixed cost (a cell says \"no ratio\" and why), and measured figures of unlike nodes are not divided. Spreads are "
+            + "printed to two significant figures and means to the same place. Device-only figures (the modelled ARM-FPGA device) are "
+            + "labelled so and never stand for a whole node. "
+            + "Thesis values, as it printed them: " + c.published.source() + ".");
         c.line();
     }
 }

@@ -1,12 +1,13 @@
 package io.fpgamr.md5.experiment.report;
 
-import static io.fpgamr.md5.experiment.report.Cells.basis;
-import static io.fpgamr.md5.experiment.report.Cells.energyBasis;
+import static io.fpgamr.md5.experiment.report.Cells.basisWord;
+import static io.fpgamr.md5.experiment.report.Cells.energyFmt;
 import static io.fpgamr.md5.experiment.report.Cells.fmt;
-import static io.fpgamr.md5.experiment.report.Cells.fmtSci;
 import static io.fpgamr.md5.experiment.report.Cells.hashedCell;
+import static io.fpgamr.md5.experiment.report.Cells.here;
 import static io.fpgamr.md5.experiment.report.Cells.label;
 import static io.fpgamr.md5.experiment.report.Cells.mean;
+import static io.fpgamr.md5.experiment.report.Cells.powerFmt;
 import static io.fpgamr.md5.experiment.report.Cells.ppk;
 import static io.fpgamr.md5.experiment.report.Cells.ratio;
 import static io.fpgamr.md5.experiment.report.Cells.runsCell;
@@ -56,7 +57,7 @@ final class SweepSection {
         c.line("| job | node type | PpK | maps | reducers | nodes | runs | values hashed | t_map | t_shuffle | t_reduce | t_total | thesis t_total "
             + "| ratio |" + (scaling ? " k_total (this run, computed) | thesis k_total (table 11.1, as printed) |" : ""));
         c.line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + (scaling ? "---|---|" : ""));
-        Double total1 = null;
+        Point first = points.get(0); // the one-node point of the rows below it, for k
         for (Point p : points) {
             List<ResultRow> rs = c.runs(p.id());
             Optional<Published.Entry> th = thesis(p, scaling);
@@ -64,42 +65,50 @@ final class SweepSection {
             String k = "";
             if (scaling) {
                 if (p.nodes() == s.nodes().get(0)) {
-                    total1 = rs.isEmpty() ? null : total.mean();
+                    first = p;
                 }
-                k = " " + ratio(rs.isEmpty() ? null : total.mean(), total1, "measured", "measured") + " | " + th.map(e -> Published.Entry.formatK(e.kTotal())).orElse("")
-                    + " |";
+                List<ResultRow> one = c.runs(first.id());
+                k = " " + ratio(mean(rs, ResultRow::totalS), here(c, p.nodeType(), rs, "t_total on " + nodes(p.nodes()), false),
+                    mean(one, ResultRow::totalS), here(c, first.nodeType(), one, "t_total on " + nodes(first.nodes()), false))
+                    + " | " + th.map(e -> Published.Entry.formatK(e.kTotal())).orElse("") + " |";
             }
             c.line("| " + p.job() + " | " + p.nodeType() + label(rs) + " | " + ppk(p.ppk()) + " | " + p.maps() + " | " + p.reducers() + " | "
                 + p.nodes() + " | " + runsCell(c, p) + " | " + hashedCell(rs) + " | " + fmt(stat(rs, ResultRow::mapS)) + " | "
                 + fmt(stat(rs, ResultRow::shuffleS)) + " | " + fmt(stat(rs, ResultRow::reduceS)) + " | " + fmt(total) + " | "
                 + th.map(e -> Published.Entry.format(e.totalS()) + " (" + e.node() + ")").orElse("") + " | "
-                + ratio(rs.isEmpty() ? null : total.mean(), th.map(e -> Published.Entry.mean(e.totalS())).orElse(null), "measured", "measured")
+                + th.map(e -> ratio(mean(rs, ResultRow::totalS), here(c, p.nodeType(), rs, "t_total", false), Published.Entry.mean(e.totalS()),
+                    Cells.thesisSide(e.node(), "t_total", false))).orElse("")
                 + " |" + k);
         }
         c.line();
         c.line("### Energy and TpW, mean ± sd (basis per row)");
         c.line();
+        c.line("A declared wattage is one stated number, no meter: a declared row's energy is that wattage times the measured time, "
+            + "so its energy, TpW and ED²P are modelled and their ± is the time's spread alone.");
+        c.line();
         c.line("| job | node type | PpK | reducers | nodes | basis | energy [J] | mean power [W] | TpW [1/J] | ED²P [J·s²] | thesis TpW (measured) "
-            + "| ratio [ours ÷ thesis] |" + (scaling ? " k_TpW (this run, computed) | thesis k_TpW (table 11.2, as printed) |" : ""));
+            + "| ratio |" + (scaling ? " k_TpW (this run, computed) | thesis k_TpW (table 11.2, as printed) |" : ""));
         c.line("|---|---|---|---|---|---|---|---|---|---|---|---|" + (scaling ? "---|---|" : ""));
-        Double tpw1 = null;
+        first = points.get(0);
         for (Point p : points) {
             List<ResultRow> rs = c.runs(p.id());
             Optional<Published.Entry> th = thesis(p, scaling);
-            Stats tpw = stat(rs, ResultRow::tpw);
             String k = "";
             if (scaling) {
                 if (p.nodes() == s.nodes().get(0)) {
-                    tpw1 = tpw.n() == 0 ? null : tpw.mean();
+                    first = p;
                 }
-                k = " " + ratio(tpw.n() == 0 ? null : tpw.mean(), tpw1, energyBasis(rs), energyBasis(c.runs(points.get(0).id()))) + " | " + th.map(e -> Published.Entry.formatK(e.kTpw())).orElse("")
-                    + " |";
+                List<ResultRow> one = c.runs(first.id());
+                k = " " + ratio(mean(rs, ResultRow::tpw), here(c, p.nodeType(), rs, "TpW on " + nodes(p.nodes()), true), mean(one, ResultRow::tpw),
+                    here(c, first.nodeType(), one, "TpW on " + nodes(first.nodes()), true))
+                    + " | " + th.map(e -> Published.Entry.formatK(e.kTpw())).orElse("") + " |";
             }
-            c.line("| " + p.job() + " | " + p.nodeType() + (p.arm() ? label(rs) : "") + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | "
-                + p.nodes() + " | " + basis(rs)
-                + " | " + fmt(stat(rs, ResultRow::energyJ)) + " | " + fmt(stat(rs, ResultRow::meanW)) + " | " + fmt(tpw) + " | "
-                + fmtSci(stat(rs, ResultRow::ed2pJs2)) + " | " + th.map(e -> Published.Entry.format(e.tpw()) + " (" + e.node() + ")").orElse("")
-                + " | " + ratio(tpw.n() == 0 ? null : tpw.mean(), th.map(e -> Published.Entry.mean(e.tpw())).orElse(null), energyBasis(rs), "measured")
+            c.line("| " + p.job() + " | " + p.nodeType() + label(rs) + " | " + ppk(p.ppk()) + " | " + p.reducers() + " | "
+                + p.nodes() + " | " + basisWord(rs)
+                + " | " + energyFmt(rs, ResultRow::energyJ, false) + " | " + powerFmt(rs) + " | " + energyFmt(rs, ResultRow::tpw, false) + " | "
+                + energyFmt(rs, ResultRow::ed2pJs2, true) + " | " + th.map(e -> Published.Entry.format(e.tpw()) + " (" + e.node() + ")").orElse("")
+                + " | " + th.map(e -> ratio(mean(rs, ResultRow::tpw), here(c, p.nodeType(), rs, "TpW, whole job", true), Published.Entry.mean(e.tpw()),
+                    Cells.thesisSide(e.node(), "TpW, whole node", false))).orElse("")
                 + " |" + k);
         }
         c.line();
@@ -118,6 +127,10 @@ final class SweepSection {
             + list(s.reducers()) + " reducer(s), " + list(s.nodes()) + " node(s)";
     }
 
+    private static String nodes(int n) {
+        return n + (n == 1 ? " node" : " nodes");
+    }
+
     private static String list(List<Integer> xs) {
         return xs.size() == 1 ? xs.get(0).toString() : String.join(", ", xs.subList(0, xs.size() - 1).stream().map(String::valueOf).toList())
             + " and " + xs.get(xs.size() - 1);
@@ -125,7 +138,7 @@ final class SweepSection {
 
     /** What the sweep produces, and which thesis rows (by their tables) it is set beside: those it found, no others. */
     private String produces(List<Point> points, boolean scaling) {
-        TreeSet<String> tables = new TreeSet<>();
+        TreeSet<String> tables = new TreeSet<>(Cells.BY_NUMBER);
         TreeSet<String> nodes = new TreeSet<>();
         for (Point p : points) {
             thesis(p, scaling).ifPresent(e -> {

@@ -4,15 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fpgamr.energy.Stats;
 import io.fpgamr.md5.experiment.Environment;
 import io.fpgamr.md5.experiment.Plan;
+import io.fpgamr.md5.experiment.Point;
 import io.fpgamr.md5.experiment.Published;
 import io.fpgamr.md5.experiment.Results;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  * (every point of quick.yml twice, one failed run), the environment.json the experiment records,
  * and a hardware report in hdl's format. Checks the Hardware section, the chapter-12 comparison,
  * the thesis's k columns as printed (3 nodes: 0.376, where 2936.4 / 7746.4 would be 0.379), every
- * ratio cell's basis, the device-only labels and the clock, headings from what each sweep produces,
- * and no internal work-item names.
+ * ratio cell by what it divides (both sides named, three significant figures, measured ÷ measured
+ * only between like runs, none across domain sizes), spreads no finer than they are, declared
+ * figures whose ± is the time's, every emulated figure labelled, the device-only labels, the design
+ * counted and the clock, headings from what each sweep produces, and no internal work-item names.
  */
 class ReportTest {
     private static final Path EXPERIMENTS = Path.of("experiments");
@@ -31,13 +39,29 @@ class ReportTest {
     @TempDir
     Path tmp;
 
-    /** A checkout's shape in tmp: mr-md5/experiments (the plan, the thesis's values) and, when given, hdl/build/report.json. */
+    /** The report with the hardware report, rendered once for the tests that only read it (a render draws every chart). */
+    private static String withHardwareReport;
+
+    private synchronized String report() throws Exception {
+        if (withHardwareReport == null) {
+            withHardwareReport = render(HW_REPORT);
+        }
+        return withHardwareReport;
+    }
+
     private String render(String hardwareReport) throws Exception {
+        return render(hardwareReport, 20);
+    }
+
+    /**
+     * A checkout's shape in tmp: mr-md5/experiments (the plan, the thesis's values) and, when given,
+     * hdl/build/report.json; the plan and the results at 2^{@code bits} values (the fixture is 2^20's).
+     */
+    private String render(String hardwareReport, int bits) throws Exception {
         Path plans = tmp.resolve("mr-md5/experiments");
         Files.createDirectories(plans);
-        for (String f : List.of("quick.yml", "thesis-published.yml")) {
-            Files.copy(EXPERIMENTS.resolve(f), plans.resolve(f));
-        }
+        Files.copy(EXPERIMENTS.resolve("thesis-published.yml"), plans.resolve("thesis-published.yml"));
+        Files.writeString(plans.resolve("quick.yml"), Files.readString(EXPERIMENTS.resolve("quick.yml")).replace("\nbits: 20\n", "\nbits: " + bits + "\n"));
         if (hardwareReport != null) {
             Files.createDirectories(tmp.resolve("hdl/build"));
             Files.writeString(tmp.resolve("hdl/build/report.json"), hardwareReport);
@@ -46,7 +70,8 @@ class ReportTest {
         Files.createDirectories(out);
         for (String f : List.of(Results.FILE, Environment.FILE)) {
             try (InputStream in = ReportTest.class.getResourceAsStream(f)) {
-                Files.copy(in, out.resolve(f));
+                Files.writeString(out.resolve(f), new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("/bits=20/", "/bits=" + bits + "/")
+                    .replaceAll(",(fpgamr|baseline),([a-z0-9-]+),20,", ",$1,$2," + bits + ","));
             }
         }
         Path planFile = plans.resolve("quick.yml");
@@ -92,6 +117,19 @@ class ReportTest {
         return out;
     }
 
+    /** A table's row with its table's header. */
+    private record Row(List<String> header, List<String> cells) {
+    }
+
+    /** The rows of every table of a text that have a cell {@code which} accepts. */
+    private static List<Row> rowsWith(String md, Predicate<String> which) {
+        List<Row> out = new ArrayList<>();
+        for (Table t : tables(md)) {
+            t.rows().stream().filter(row -> row.stream().anyMatch(which)).forEach(row -> out.add(new Row(t.header(), row)));
+        }
+        return out;
+    }
+
     private static List<String> cells(String line) {
         String inner = line.substring(1, line.length() - 1);
         return List.of(inner.split("\\|", -1)).stream().map(String::strip).toList();
@@ -99,7 +137,7 @@ class ReportTest {
 
     @Test
     void theHardwareOfBothSides() throws Exception {
-        String hw = section(render(HW_REPORT), "## Hardware");
+        String hw = section(report(), "## Hardware");
         assertTrue(hw.contains("| thesis | reference x86 system | Intel Core i7-3970X @ 3.50 GHz | 6 cores, 12 threads (2 per core) | 64 GiB DDR3, "
             + "quad channel | APC Back-UPS Pro 1500 at the wall, 1 W resolution"), hw);
         assertTrue(hw.contains("| thesis | ARM Novena (Kosagi Novena board) | Freescale i.MX6 Quad, ARM Cortex-A9 @ 1.2 GHz | 4 cores, 4 threads"), hw);
@@ -111,13 +149,16 @@ class ReportTest {
 
     @Test
     void theChapter12ComparisonBesideTheThesissStockAndPatchedDisco() throws Exception {
-        String ch12 = section(render(HW_REPORT), "## The framework's overhead (thesis chapter 12)");
+        String ch12 = section(report(), "## The framework's overhead (thesis chapter 12)");
         // the thesis's rows as printed, and their ratios
-        assertTrue(ch12.contains("| reference x86 system | 319.40 ± 3.44 | 115.40 ± 1.14 | 2.768 [measured ÷ measured] | 2263.85 ± 9.95 "
-            + "| 4104.92 ± 19.50 | 1.813 [measured ÷ measured] |"), ch12);
-        assertTrue(ch12.contains("| ARM-FPGA (SoCFPGA) (stock: 4 reducers, section 9.1.3) | 27117.00 (one run) | 5351.40 ± 19.05 "
-            + "| 5.067 [measured ÷ measured] | 1306.98 (one run) | 4180.10 ± 17.72 | 3.198 [measured ÷ measured] |"), ch12);
-        assertTrue(ch12.contains("| ARM Novena | 5215.80 ± 100.61 | 1808.40 ± 14.77 | 2.884 [measured ÷ measured]"), ch12);
+        assertTrue(ch12.contains("| reference x86 system | 319.4 ± 3.44 | 115.4 ± 1.14 | 2.77× [x86, thesis, 2^28, stock Disco's t_map, measured ÷ "
+            + "x86, thesis, 2^28, patched Disco's t_map, measured] | 2263.85 ± 9.95 | 4104.92 ± 19.5 | 1.81× [x86, thesis, 2^28, patched "
+            + "Disco's TpW, measured ÷ x86, thesis, 2^28, stock Disco's TpW, measured] |"), ch12);
+        assertTrue(ch12.contains("| ARM-FPGA (SoCFPGA) (stock: 4 reducers, section 9.1.3) | 27117 (one run) | 5351.4 ± 19.05 | 5.07× [ARM-FPGA, "
+            + "thesis, 2^28, stock Disco's t_map, measured ÷ ARM-FPGA, thesis, 2^28, patched Disco's t_map, measured] | 1306.98 (one run) "
+            + "| 4180.1 ± 17.72 | 3.20× [ARM-FPGA, thesis, 2^28, patched Disco's TpW, measured ÷ ARM-FPGA, thesis, 2^28, stock Disco's TpW, "
+            + "measured] |"), ch12);
+        assertTrue(ch12.contains("| ARM Novena | 5215.8 ± 100.61 | 1808.4 ± 14.77 | 2.88× [ARM Novena, thesis, 2^28, stock Disco's t_map"), ch12);
         // here: both PpK on x86, the plain job and fpgamr's; on the FPGA node fpgamr's only, and why
         for (String ppk : List.of("1", "2^18")) {
             assertTrue(ch12.contains("| x86 | " + ppk + " | plain (2 maps, 2 reducers) | 2 |"), ch12);
@@ -125,6 +166,7 @@ class ReportTest {
         }
         assertTrue(ch12.contains("| fpga | 2^18 | plain | | the plain job has no FPGA engine: no row"), ch12);
         assertTrue(ch12.contains("| fpga (simulated) | 2^18 | fpgamr | 2 |"), ch12);
+        assertTrue(ch12.contains("| arm (emulated) | 2^18 | plain | | no run: this plan runs the plain job on x86 only |"), ch12);
         assertTrue(ch12.contains("**1 PpK is not the thesis's 1 PpK.**"), ch12);
         assertTrue(ch12.contains("its mapper batches them across `map()` calls"), ch12);
         // the stage times, the TpW and where the maps' time goes, per row
@@ -136,7 +178,7 @@ class ReportTest {
 
     @Test
     void theThesissKColumnsAreTranscribed() throws Exception {
-        String ch11 = section(render(HW_REPORT), "## Sweep ch11");
+        String ch11 = section(report(), "## Sweep ch11");
         Table stages = tables(ch11).get(0);
         int k = stages.header().indexOf("thesis k_total (table 11.1, as printed)");
         int nodes = stages.header().indexOf("nodes");
@@ -148,70 +190,246 @@ class ReportTest {
         assertEquals(List.of("1.000", "1.057", "1.003", "1.114"), energy.rows().stream().map(r -> r.get(kTpw)).toList());
     }
 
-    @Test
-    void everyRatioCellSaysItsBasis() throws Exception {
-        String md = render(HW_REPORT);
-        int ratios = 0;
-        int tpwRatios = 0;
+    /** A ratio cell: three significant figures at most, then both sides in brackets. */
+    private static final Pattern RATIO = Pattern.compile("([0-9.]+)× \\[([^\\[\\]]+)\\]");
+    private static final Pattern BASIS = Pattern.compile("(measured|declared|modelled|emulated|simulated)( and (declared|modelled|emulated|simulated))*");
+
+    /** The significant figures a number is printed with (an integer's trailing zeros do not count). */
+    private static int significant(String number) {
+        String digits = number.replace(".", "").replaceFirst("^0+", "");
+        return (number.contains(".") ? digits : digits.replaceFirst("0+$", "")).length();
+    }
+
+    /**
+     * Checks every ratio of a report, cell by cell: a column is a ratio column by what its cells
+     * divide (a cell with "÷", or a number with "×"), whatever its heading; each of its cells is
+     * empty, "no ratio: " and why, or a ratio of at most three significant figures that names both
+     * sides (node, here/thesis/model, domain, figure, basis); measured ÷ measured only between runs
+     * of one node type and domain. Returns the ratio cells found.
+     */
+    static List<String> checkRatios(String md) {
+        List<String> found = new ArrayList<>();
         for (Table t : tables(md)) {
             for (int col = 0; col < t.header().size(); col++) {
-                String h = t.header().get(col);
-                boolean ratio = (h.contains("ratio") || h.contains("÷") || h.startsWith("k_")) && !h.contains("as printed");
-                if (!ratio) {
+                final int c = col;
+                List<String> column = t.rows().stream().map(r -> c < r.size() ? r.get(c) : "").toList();
+                if (column.stream().noneMatch(cell -> cell.contains("÷") || cell.matches(".*[0-9]×.*"))) {
                     continue;
                 }
-                for (List<String> row : t.rows()) {
-                    String cell = col < row.size() ? row.get(col) : "";
-                    if (cell.isEmpty()) {
+                for (String cell : column) {
+                    if (cell.isEmpty() || cell.startsWith("no ratio: ")) {
                         continue;
                     }
-                    ratios++;
-                    assertTrue(cell.matches("[0-9.]+ \\[[^\\]]+ ÷ [^\\]]+\\]"), "column '" + h + "': a ratio cell without its basis: '" + cell + "'");
-                    if (cell.contains("declared") || cell.contains("modelled")) {
-                        tpwRatios++;
+                    String where = "column '" + t.header().get(col) + "': ";
+                    Matcher m = RATIO.matcher(cell);
+                    assertTrue(m.matches() && m.group(2).split(" ÷ ", -1).length == 2, where + "a ratio cell without its basis: '" + cell + "'");
+                    assertTrue(significant(m.group(1)) <= 3, where + "a ratio with more than three significant figures: '" + cell + "'");
+                    String[] a = m.group(2).split(" ÷ ")[0].split(", ");
+                    String[] b = m.group(2).split(" ÷ ")[1].split(", ");
+                    for (String[] side : List.of(a, b)) {
+                        assertTrue(side.length >= 5 && List.of("here", "thesis", "model").contains(side[1])
+                            && side[2].matches("2\\^[0-9]+|per value") && BASIS.matcher(side[side.length - 1]).matches(),
+                            where + "a ratio side without node, source, domain, figure and basis: '" + String.join(", ", side) + "' in '" + cell + "'");
                     }
-                    if (h.contains("TpW") && !h.contains("patched")) {
-                        assertFalse(cell.startsWith("[measured") || cell.matches("[0-9.]+ \\[measured ÷.*"),
-                            "a TpW ratio of this plan's declared energy reads as measured: " + cell);
+                    if (a[a.length - 1].equals("measured") && b[b.length - 1].equals("measured")) {
+                        assertTrue(a[0].equals(b[0]) && a[2].equals(b[2]),
+                            where + "a ratio across unlike runs tagged measured ÷ measured: '" + cell + "'");
                     }
+                    found.add(cell);
                 }
             }
         }
-        assertTrue(ratios > 30, "ratio cells found: " + ratios);
-        assertTrue(tpwRatios > 10, "ratio cells of declared or modelled energy found: " + tpwRatios);
-        assertTrue(md.contains("[declared: modelled ÷ measured]"), md);
-        assertTrue(md.contains("[modelled device only ÷ measured whole node]"), md);
+        return found;
+    }
+
+    @Test
+    void everyRatioCellSaysWhatItDivides() throws Exception {
+        String md = report();
+        List<String> ratios = checkRatios(md);
+        assertTrue(ratios.size() >= 20, "ratio cells found: " + ratios);
+        // within this plan: like for like, both sides named
+        assertTrue(ratios.contains("1.06× [x86, here, 2^20, t_total on 2 nodes, measured ÷ x86, here, 2^20, t_total on 1 node, measured]"),
+            ratios.toString());
+        assertTrue(ratios.stream().anyMatch(r -> r.endsWith(" [x86, here, 2^20, fpgamr's TpW, declared ÷ x86, here, 2^20, plain job's TpW, declared]")),
+            ratios.toString());
+        // the thesis's own ratios, named as the thesis's
+        assertTrue(ratios.contains("2.77× [x86, thesis, 2^28, stock Disco's t_map, measured ÷ x86, thesis, 2^28, patched Disco's t_map, measured]"),
+            ratios.toString());
+        // the models against the thesis: rates, each side named
+        assertTrue(ratios.stream().anyMatch(r -> r.matches("[0-9]+× \\[ARM-FPGA device only, model, 2\\^20, values per device-joule, modelled ÷ "
+            + "ARM-FPGA, thesis, 2\\^28, patched Disco's TpW, whole node, measured\\]")), ratios.toString());
+        // this plan's 2^20 runs are never divided by the thesis's 2^28 runs
+        assertFalse(ratios.stream().anyMatch(r -> r.contains("here, 2^20") && r.contains("thesis, 2^28")), ratios.toString());
+        assertTrue(md.contains("| no ratio: 2^20 values here, 2^28 in the thesis (a run of few values is mostly fixed cost) |"), md);
+    }
+
+    @Test
+    void ratiosAndSpreadsAreRoundedAsMeasured() {
+        assertEquals("12800", Cells.sig(12779.519, 3));
+        assertEquals("2.77", Cells.sig(2.768, 3));
+        assertEquals("1.00", Cells.sig(1.0, 3));
+        assertEquals("0.0500", Cells.sig(0.05, 3));
+        assertEquals("8.69 ± 0.15", Cells.fmt(new Stats(8.686, 0.153, 2)));
+        assertEquals("891 ± 16", Cells.fmt(new Stats(891.195, 16.25, 2)));
+        assertEquals("5700 ± 1200", Cells.fmt(new Stats(5678.9, 1234.5, 2)));
+        assertEquals("33.6 ± n/a", Cells.fmt(new Stats(33.617, Double.NaN, 1)));
+        assertEquals("(1.330 ± 0.070)e6", Cells.fmtSci(new Stats(1.33e6, 7.0e4, 2)));
+        Cells.Side x86Here = new Cells.Side("x86", "here", "2^20", "t_total", "measured", false);
+        Cells.Side novena = new Cells.Side("ARM Novena", "thesis", "2^28", "t_total", "measured", false);
+        Cells.Side novenaAt20 = new Cells.Side("ARM Novena", "thesis", "2^20", "t_total", "measured", false);
+        assertEquals("no ratio: 2^20 values here, 2^28 in the thesis (a run of few values is mostly fixed cost)", Cells.ratio(30.0, x86Here, 7746.4, novena));
+        assertEquals("no ratio: unlike nodes (x86 here, ARM Novena thesis)", Cells.ratio(30.0, x86Here, 7746.4, novenaAt20));
+        assertEquals("0.500× [x86, here, 2^20, t_total, measured ÷ x86, here, 2^20, t_total, measured]", Cells.ratio(1.0, x86Here, 2.0, x86Here));
+    }
+
+    /**
+     * At the thesis's own domain, 2^28 values, this plan's x86 runs are divided by the thesis's x86
+     * rows, measured ÷ measured where both are (the times), and named as declared where a side is
+     * (the TpW); chapter 11's x86 nodes are not divided by the thesis's ARM Novena cluster.
+     */
+    @Test
+    void atTheThesissDomainLikeRunsAreDividedAndUnlikeNodesAreNot() throws Exception {
+        String md = render(HW_REPORT, 28);
+        List<String> ratios = checkRatios(md);
+        Table ch9 = tables(section(md, "## Sweep ch9")).get(0);
+        String ratio = ch9.rows().get(0).get(ch9.header().indexOf("ratio"));
+        assertEquals("0.0534× [x86, here, 2^28, t_total, measured ÷ x86, thesis, 2^28, t_total, measured]", ratio);
+        assertTrue(ratios.stream().anyMatch(r -> r.endsWith("× [x86, here, 2^28, TpW, whole job, declared ÷ x86, thesis, 2^28, TpW, whole node, measured]")),
+            ratios.toString());
+        Table ch11 = tables(section(md, "## Sweep ch11")).get(0);
+        for (List<String> row : ch11.rows()) {
+            assertEquals("no ratio: unlike nodes (x86 here, ARM Novena thesis)", row.get(ch11.header().indexOf("ratio")), row.toString());
+        }
+    }
+
+    /** A measured point's power chart cites the thesis figure it stands for, by its sweep's chapter; none where the thesis drew none. */
+    @Test
+    void powerChartsCiteOnlyTheFiguresTheirPointsStandFor() throws Exception {
+        Plan plan = Plan.read(EXPERIMENTS.resolve("quick.yml"));
+        List<String> cited = new ArrayList<>();
+        for (Plan.Sweep s : plan.sweeps()) {
+            for (Point p : plan.points(s)) {
+                cited.add(s.name() + " " + p.nodeType() + " " + p.ppk() + " " + p.nodes() + ": " + PowerSection.thesisFigure(s, p));
+            }
+        }
+        assertEquals(List.of("ch9 x86 1 1: 9.1", "ch9 x86 262144 1: 9.2", "ch10 x86 1 1: 10.1", "ch10 x86 1 1: 10.1", "ch10 x86 262144 1: 10.2",
+            "ch10 x86 262144 1: 10.2", "ch11 x86 262144 1: null", "ch11 x86 262144 2: 11.1", "ch11 x86 262144 3: 11.2", "ch11 x86 262144 4: 11.3",
+            "ch12 x86 262144 1: null", "ch12 fpga 262144 1: 12.13", "ch12 arm 262144 1: null", "ch12 arm-fpga 262144 1: 12.13",
+            "framework x86 1 1: null", "framework x86 262144 1: null", "framework x86 1 1: null", "framework x86 262144 1: null"), cited);
+    }
+
+    /** Every "mean ± sd" of this plan's runs: the sd to two significant figures at most and the mean to the same place. */
+    @Test
+    void noFigureIsMorePreciseThanItsSpread() throws Exception {
+        int checked = 0;
+        for (Table t : tables(report())) {
+            if (t.header().get(0).startsWith("thesis")) {
+                continue; // the thesis's values, as it printed them
+            }
+            for (List<String> row : t.rows()) {
+                for (int col = 0; col < row.size() && col < t.header().size(); col++) {
+                    Matcher m = Pattern.compile("\\(?(-?[0-9.]+) ± ([0-9.]+)\\)?.*").matcher(row.get(col));
+                    if (t.header().get(col).contains("thesis") || !m.matches()) {
+                        continue;
+                    }
+                    checked++;
+                    String mean = m.group(1);
+                    String sd = m.group(2);
+                    int places = mean.contains(".") ? mean.length() - mean.indexOf('.') - 1 : 0;
+                    int sdPlaces = sd.contains(".") ? sd.length() - sd.indexOf('.') - 1 : 0;
+                    assertTrue(sd.equals("0") || (significant(sd) <= 2 && places == sdPlaces),
+                        "column '" + t.header().get(col) + "': more precise than its spread: '" + row.get(col) + "'");
+                }
+            }
+        }
+        assertTrue(checked > 50, "figures with a spread checked: " + checked);
+    }
+
+    /**
+     * This plan declares its watts: every energy, TpW and ED²P of its runs that has a spread says the
+     * spread is the time's alone, and no declared mean power has a spread at all.
+     */
+    @Test
+    void aDeclaredFigureSaysItsSpreadIsTheTimes() throws Exception {
+        String md = report();
+        int checked = 0;
+        for (Row r : rowsWith(md, cell -> cell.contains("declared"))) {
+            for (int col = 0; col < r.cells().size() && col < r.header().size(); col++) {
+                String h = r.header().get(col);
+                String cell = r.cells().get(col);
+                if (h.contains("thesis") || h.contains("÷") || h.contains("ratio") || h.contains("basis") || !cell.contains("±")) {
+                    continue;
+                }
+                assertFalse(h.contains("power"), "column '" + h + "': a declared wattage with a spread: '" + cell + "'");
+                if (h.contains("TpW") || h.contains("energy") || h.contains("ED²P")) {
+                    checked++;
+                    assertTrue(cell.contains("declared W: the ± is the time's alone)"),
+                        "column '" + h + "': a declared TpW with ± from the wattage: '" + cell + "'");
+                }
+            }
+        }
+        assertTrue(checked > 30, "declared figures with a spread checked: " + checked);
+        assertFalse(md.contains("## Power over time with running maps, shuffles and reduces (thesis figures"),
+            "a declared source's chart cites the thesis's figures");
+        assertTrue(md.contains("No chart: every run's power is declared"), md);
+        assertFalse(md.contains("both whole node"), md);
+    }
+
+    /** Every row of an emulated node (arm, arm-fpga) says emulated, in every table and in the charts' categories. */
+    @Test
+    void everyEmulatedFigureSaysSo() throws Exception {
+        String md = report();
+        List<Row> rows = rowsWith(md, cell -> cell.matches("arm(-fpga)?([ ,].*)?"));
+        for (Row r : rows) {
+            assertTrue(r.cells().stream().anyMatch(cell -> cell.contains("emulated")), "an emulated figure without its label: " + r.cells());
+        }
+        assertTrue(rows.size() >= 8, "rows of emulated nodes: " + rows.size());
+        // the charts' categories are their tables' first column (the SVGs draw text as outlines)
+        String types = section(md, "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
+        assertTrue(types.contains("| arm here, whole job (emulated, declared: modelled) |"), types);
+        assertTrue(types.contains("| arm-fpga here, whole job (emulated, simulated FPGA, declared: modelled) |"), types);
+        String mapTime = section(md, "## Where the maps' time goes");
+        assertTrue(mapTime.contains("\n| arm (emulated) | 2 |") && mapTime.contains("\n| arm-fpga (emulated, simulated) | 1 |"), mapTime);
     }
 
     @Test
     void theThreeNodeTypesSideBySideAsTheThesissConclusion() throws Exception {
-        String md = section(render(HW_REPORT), "## The three node types side by side");
+        String md = section(report(), "## The three node types side by side");
         Table t = tables(md).get(0);
         assertEquals("TpW fpgamr ÷ thesis patched", t.header().get(8), t.header().toString());
         List<String> x86 = t.rows().stream().filter(r -> r.get(3).startsWith("x86,")).findFirst().orElseThrow();
         assertEquals("reference x86 system", x86.get(0));
         // the node-type sweep's x86 point (ch12's maps and reducers), not chapter 9's
         assertTrue(x86.get(3).startsWith("x86, 2 maps, 2 reducers, 2 run(s)"), x86.toString());
-        assertEquals("319.40 ± 3.44 / 115.40 ± 1.14", x86.get(1));
-        assertEquals("2263.85 ± 9.95 / 4104.92 ± 19.50", x86.get(2));
-        assertTrue(x86.get(8).endsWith(" [declared: modelled ÷ measured]"), x86.toString());
+        assertEquals("319.4 ± 3.44 / 115.4 ± 1.14", x86.get(1));
+        assertEquals("2263.85 ± 9.95 / 4104.92 ± 19.5", x86.get(2));
+        // 2^20 values here, 2^28 in the thesis: no ratio, and nothing called whole node on both sides
+        assertEquals("no ratio: 2^20 values here, 2^28 in the thesis (a run of few values is mostly fixed cost)", x86.get(8));
+        assertEquals("fpgamr's whole job here (declared: modelled) against the thesis's whole node (measured)", x86.get(9));
         List<String> arm = t.rows().stream().filter(r -> r.get(3).startsWith("arm (emulated)")).findFirst().orElseThrow();
         assertEquals("ARM Novena", arm.get(0));
-        assertTrue(arm.get(4).endsWith("(emulated)") && arm.get(6).endsWith("(emulated)") && arm.get(8).isEmpty() && arm.get(9).startsWith("no ratio: emulated"), arm.toString());
+        assertTrue(arm.get(4).endsWith("(emulated)") && arm.get(6).contains("(emulated; declared W") && arm.get(8).isEmpty()
+            && arm.get(9).equals("no ratio: emulated (QEMU's time, the x86 host's declared energy)"), arm.toString());
         List<String> fpga = t.rows().stream().filter(r -> r.get(3).startsWith("fpga (simulated)")).findFirst().orElseThrow();
         assertEquals("ARM-FPGA (SoCFPGA)", fpga.get(0));
         assertTrue(fpga.get(8).isEmpty() && fpga.get(9).startsWith("no ratio: a simulated device"), fpga.toString());
         List<String> device = t.rows().stream().filter(r -> r.get(3).startsWith("ARM-FPGA device, MODELLED, DEVICE ONLY")).findFirst().orElseThrow();
-        assertTrue(device.get(6).endsWith("(device only)") && device.get(8).endsWith("[modelled device only ÷ measured whole node]")
+        assertTrue(device.get(6).endsWith("(device only)") && device.get(8).endsWith("× [ARM-FPGA device only, model, 2^20, values per "
+            + "device-joule, modelled ÷ ARM-FPGA, thesis, 2^28, patched Disco's TpW, whole node, measured]")
             && device.get(9).contains("not like for like"), device.toString());
     }
 
     @Test
     void theDeviceOnlyModelAndItsClock() throws Exception {
-        String arm = section(render(HW_REPORT), "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
-        assertTrue(arm.contains("The clock is the design clock, 85.0 MHz (the hardware report ../../hdl/build/report.json (design_clock_mhz)), "
-            + "not a measured or routed one: ../../hdl/build/report.json says its default configuration (8 pipelines, 256-bit bus) was not "
+        String arm = section(report(), "## The ARM-FPGA device, MODELLED, DEVICE ONLY");
+        // the design whose cycles were counted, and the routing of that design and of the default, each named
+        assertTrue(arm.contains("Device cycles are exact: the simulated RTL of the embedded cluster's simulated design, vsim-p4 (4 pipelines) "
+            + "counted them. The clock is the design clock, 85.0 MHz (the hardware report ../../hdl/build/report.json (design_clock_mhz)), "
+            + "not a measured or routed one: ../../hdl/build/report.json has no configuration of the counted design (4 pipelines), so its "
+            + "routing is not known here; ../../hdl/build/report.json says its default configuration (8 pipelines, 256-bit bus) was not "
             + "routed, so no place-and-route of it has reached this clock. The thesis's device ran one pipelined MD5 core at 50 MHz"), arm);
+        assertTrue(arm.contains("energy = whole-board mean power × device time"), arm);
+        assertTrue(arm.contains("| 0.0196 ± 0 (whole-board mean power × device time) |"), arm);
         assertTrue(arm.contains("**device alone**"), arm);
         assertTrue(arm.contains("ARM-FPGA device only (modelled)"), arm);
         assertTrue(arm.contains("thesis arm-fpga whole node (12.2, measured)"), arm);
@@ -226,13 +444,13 @@ class ReportTest {
 
     @Test
     void sweepHeadingsSayWhatEachSweepProducesAndNoWorkItemIsNamed() throws Exception {
-        String md = render(HW_REPORT);
+        String md = report();
         assertTrue(md.contains("\n## Sweep ch9: fpgamr on x86, 1 PpK with 2 maps, 2^18 PpK with 2 maps, 1 reducer(s), 1 node(s)\n"), md);
         assertTrue(md.contains("\n## Sweep ch11: fpgamr on x86, 2^18 PpK with 4 maps, 2 reducer(s), 1, 2, 3 and 4 node(s)\n"), md);
         assertTrue(md.contains("\n## Sweep framework: baseline and fpgamr on x86, 1 PpK with 2 maps, 2^18 PpK with 2 maps, 2 reducer(s), 1 node(s)\n"),
             md);
         String ch9 = section(md, "## Sweep ch9");
-        assertTrue(ch9.contains("Set beside the thesis's x86 rows of its tables 10.1, 10.2, 9.1, 9.2 on stock Disco"), ch9);
+        assertTrue(ch9.contains("Set beside the thesis's x86 rows of its tables 9.1, 9.2, 10.1, 10.2 on stock Disco"), ch9);
         assertFalse(ch9.contains("9.3"), "ch9 runs no ARM node: it does not cite the ARM tables");
         assertTrue(section(md, "## Sweep ch12").contains("Set beside the thesis's x86 rows of its tables 12.1, 12.2 on its patched Disco"), md);
         assertFalse(md.contains("figures 12.4-12.13"), "the chapter-12 profiles are not produced");
