@@ -107,7 +107,7 @@ final class RunPrinter {
             err.printf(Locale.ROOT, "  %-26s %6d %9.2f %9.2f  %s%n", p.phase(), p.count(), p.firstS(), p.lastS(), p.source());
             if (p.byNode() != null) {
                 for (Map.Entry<String, JobTimeline.OnNode> n : p.byNode().entrySet()) {
-                    err.printf(Locale.ROOT, "    on %-23s %6d %9.2f %9.2f%n", n.getKey(), n.getValue().count(), n.getValue().firstS(),
+                    err.printf(Locale.ROOT, "    on %-21s %6d %9.2f %9.2f%n", n.getKey(), n.getValue().count(), n.getValue().firstS(),
                         n.getValue().lastS());
                 }
             }
