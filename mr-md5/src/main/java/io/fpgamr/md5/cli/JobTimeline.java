@@ -88,11 +88,14 @@ public record JobTimeline(String history, List<Phase> phases) {
     private static Map<String, JobHistoryParser.TaskAttemptInfo> committedAttempts(JobHistoryParser.JobInfo history) {
         Map<String, JobHistoryParser.TaskAttemptInfo> byTask = new HashMap<>();
         history.getAllTasks().forEach((id, task) -> {
-            if (task.getSuccessfulAttemptId() != null) {
-                JobHistoryParser.TaskAttemptInfo a = task.getAllTaskAttempts().get(task.getSuccessfulAttemptId());
-                if (a != null) {
-                    byTask.put(id.toString(), a);
-                }
+            JobHistoryParser.TaskAttemptInfo a = task.getSuccessfulAttemptId() == null ? null
+                : task.getAllTaskAttempts().get(task.getSuccessfulAttemptId());
+            if (a == null) {
+                // a history whose task-finished event does not name the attempt: the one that succeeded
+                a = task.getAllTaskAttempts().values().stream().filter(x -> "SUCCEEDED".equals(x.getTaskStatus())).findFirst().orElse(null);
+            }
+            if (a != null) {
+                byTask.put(id.toString(), a);
             }
         });
         return byTask;
