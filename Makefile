@@ -5,7 +5,7 @@ MVN := mvn -B -ntp -q
 DIGEST ?= 096822475dd517c1089f4b58c7f346ef
 BITS ?= 28
 
-.PHONY: deps deps-test build build-run cds run test bench bench-job bench-balance bench-collector bench-kernels bench-fpga clean
+.PHONY: deps deps-test build build-run cds run test bench bench-job bench-balance bench-collector bench-fixed-cost bench-kernels bench-fpga clean
 
 ## deps: install what building and running need (Debian packages); needs root the first time
 deps:
@@ -57,6 +57,11 @@ bench-balance: build
 ## (2^28 32/32 and 2^26 16/16): each figure of both, the ratio, the maps' spill and sort time
 bench-collector: build
 	bin/bench-collector
+
+## bench-fixed-cost: where make run's job's fixed cost goes: its timeline phase by phase (submission, AM,
+## containers, JVMs, task set-up, engine open, hashing, commit), with issue 40's goals beside the figures
+bench-fixed-cost: build
+	bin/bench-fixed-cost
 
 bench: bench-job
 

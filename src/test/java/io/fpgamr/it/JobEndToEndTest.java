@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -48,11 +50,7 @@ class JobEndToEndTest {
         JsonNode s = Fpgamr.summary(json);
         assertEquals(VALUES, s.get("values_hashed").asLong());
         assertEquals("embedded", s.get("cluster").asText());
-        int maps = 0;
-        for (JsonNode node : s.get("maps_by_node")) {
-            maps += node.get("cpu").asInt() + node.get("fpga").asInt();
-        }
-        assertTrue(maps >= 1);
+        assertTrue(maps(s) >= 1);
         assertTrue(s.get("stages").get("total_s").asDouble() > 0);
     }
 
@@ -78,6 +76,59 @@ class JobEndToEndTest {
             assertTrue(st.get(k).asDouble() >= 0, k);
         }
         assertTrue(st.get("total_s").asDouble() >= st.get("map_s").asDouble());
+        assertTimeline(s, List.of("submitted", "application_submitted", "am_started", "job_launched", "map_container_launched", "map_started",
+            "map_setup_done", "engine_opened", "hashing_started", "hashing_ended", "map_ended", "map_committed", "reduce_container_launched",
+            "reduce_started", "shuffle_done", "reduce_ended", "reduce_committed", "job_finished", "done"), "read", maps(s), 4);
+        assertTrue(r.err().contains("  timeline (measured wall clock, seconds since submission; job history read"), r.err());
+    }
+
+    /** The maps of a summary's job, over its nodes. */
+    private static int maps(JsonNode s) {
+        int maps = 0;
+        for (JsonNode node : s.get("maps_by_node")) {
+            maps += node.get("cpu").asInt() + node.get("fpga").asInt();
+        }
+        return maps;
+    }
+
+    /**
+     * The summary's timeline: its phases in order, each figure at or after the one before (first and
+     * last), the map phases over every map and the reduce phases over every reducer, hashing inside the
+     * map stage, and done at the stage table's total.
+     */
+    private static void assertTimeline(JsonNode s, List<String> phases, String history, int maps, int reducers) {
+        JsonNode t = s.get("timeline");
+        assertEquals(history, t.get("history").asText());
+        assertEquals(phases, t.get("phases").findValuesAsText("phase"));
+        double lastFirst = 0;
+        double lastLast = 0;
+        Map<String, JsonNode> byName = new HashMap<>();
+        for (JsonNode p : t.get("phases")) {
+            String name = p.get("phase").asText();
+            byName.put(name, p);
+            double first = p.get("first_s").asDouble();
+            double last = p.get("last_s").asDouble();
+            assertTrue(first >= lastFirst && last >= lastLast && last >= first, name + " out of order: " + t);
+            lastFirst = first;
+            lastLast = last;
+            int expected = name.startsWith("map_") || name.startsWith("engine_") || name.startsWith("hashing_") ? maps
+                : name.startsWith("reduce_") || name.equals("shuffle_done") ? reducers : 1;
+            assertEquals(expected, p.get("count").asInt(), name);
+            if (p.has("by_node")) {
+                int onNodes = 0;
+                for (JsonNode n : p.get("by_node")) {
+                    onNodes += n.get("count").asInt();
+                }
+                assertEquals(expected, onNodes, name);
+            }
+        }
+        assertEquals(0.0, byName.get("submitted").get("first_s").asDouble());
+        double mapStart = byName.get("map_started").get("first_s").asDouble();
+        double mapS = s.get("stages").get("map_s").asDouble();
+        assertTrue(byName.get("hashing_started").get("first_s").asDouble() >= mapStart);
+        assertTrue(byName.get("hashing_ended").get("last_s").asDouble() <= byName.get("map_ended").get("last_s").asDouble());
+        assertEquals(mapS, byName.get("map_ended").get("last_s").asDouble() - mapStart, 0.0015);
+        assertEquals(s.get("stages").get("total_s").asDouble(), byName.get("done").get("first_s").asDouble(), 0.0015);
     }
 
     @Test
@@ -89,10 +140,16 @@ class JobEndToEndTest {
         assertEquals(List.of(Fpgamr.potLine(a, BITS)), search.outLines());
         assertTrue(search.err().contains("values hashed " + VALUES + " of " + VALUES), search.err());
 
+        Path json = tmp.resolve("summary.json");
         Fpgamr.Result bench = Fpgamr.run(tmp, "bench", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--cluster", "local",
-            "--repeat", "1", "--output", tmp.resolve("b").toString());
+            "--repeat", "1", "--reducers", "2", "--output", tmp.resolve("b").toString(), "--summary-json", json.toString());
         assertEquals(0, bench.code(), bench.err());
         assertEquals(List.of(Fpgamr.potLine(a, BITS)), bench.outLines());
+        // the local runner keeps no job history: the launcher's, the spans' and the maps' own phases
+        JsonNode s = Fpgamr.summary(json);
+        assertTimeline(s, List.of("submitted", "map_started", "map_setup_done", "engine_opened", "hashing_started", "hashing_ended", "map_ended",
+            "reduce_started", "shuffle_done", "reduce_ended", "done"), "none: the local runner keeps no job history",
+            maps(s), 2);
     }
 
     @Test

@@ -26,12 +26,13 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  * @param energy     energy's figures of the job ({@code JobEnergy}): joules, TpW, status
  * @param mapAttempts the map attempts the framework launched, and of those failed and killed (a retried or speculative attempt's work counts once)
  * @param balance    how the work fell on the nodes: per node the speed given, the values hashed, the last map's end; the straggler
+ * @param timeline   where the job's time went, phase by phase from submission to done ({@link JobTimeline})
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobSummary(String mode, int bits, int ppk, String cluster, String engine, String output, long valuesHashed, long valuesExpected,
                   long preimagesRejected, double engineCpuS, MapTime mapTime, Shuffle shuffle, Stages stages, double valuesPerS, double mapValuesPerS, Map<String, MapsOnNode> mapsByNode, MapAttempts mapAttempts, String jobId,
-                  String design, Map<String, Object> energy, FpgaFigures fpga, Balance balance, Map<String, Object> repetitions, List<JobSummary> runs) {
+                  String design, Map<String, Object> energy, FpgaFigures fpga, Balance balance, JobTimeline timeline, Map<String, Object> repetitions, List<JobSummary> runs) {
 
     /** The thesis's stage table (its table 9.1), from the job's timeline; 0 for a stage that did not happen. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -86,19 +87,20 @@ public record JobSummary(String mode, int bits, int ppk, String cluster, String 
     }
 
     static JobSummary of(RunConfig config, String output, String jobId, String design, WorkCounts counts, Counters counters,
-                         Timeline timeline, Map<String, MapsOnNode> mapsByNode, Map<String, Object> energy, FpgaFigures fpga, Balance balance) {
+                         Timeline timeline, Map<String, MapsOnNode> mapsByNode, Map<String, Object> energy, FpgaFigures fpga, Balance balance,
+                         JobTimeline phases) {
         Stages st = Stages.of(timeline);
         long hashed = counts.valuesHashed();
         return new JobSummary(config.mode().label(), config.domain().bits(), config.ppk(), config.cluster().name(), config.engine().toString(),
             output, hashed, config.domain().size(), counts.preimagesRejected(), counters.findCounter(Md5Counters.ENGINE_CPU_US).getValue() / 1e6, MapTime.of(counters),
             config.mode().shuffles() ? Shuffle.of(counts, counters) : null, st, st.totalS() > 0 ? hashed / st.totalS() : 0.0, st.mapS() > 0 ? hashed / st.mapS() : 0.0, mapsByNode, MapAttempts.of(counters), jobId, design,
-            energy, fpga, balance, null, null);
+            energy, fpga, balance, phases, null, null);
     }
 
     /** The summary over repeated runs: the last run's figures, the output they share, the statistics and every run. */
     JobSummary over(String sharedOutput, Map<String, Object> stats, List<JobSummary> all) {
         return new JobSummary(mode, bits, ppk, cluster, engine, sharedOutput, valuesHashed, valuesExpected, preimagesRejected, engineCpuS,
             mapTime, shuffle, stages, valuesPerS, mapValuesPerS, mapsByNode, mapAttempts, jobId, design, energy,
-            fpga, balance, stats, all);
+            fpga, balance, timeline, stats, all);
     }
 }

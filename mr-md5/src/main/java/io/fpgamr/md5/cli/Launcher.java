@@ -174,6 +174,9 @@ public class Launcher extends Configured implements Tool {
             }
         }
         Timeline timeline = new Timeline(submitMs, doneMs, TaskSpans.read(fs, outDir));
+        JobTimeline phases = JobTimeline.of(timeline, TaskSpans.readMarks(fs, outDir),
+            cluster.yarn() ? JobHistoryReader.read(conf, jobId) : null,
+            cluster.yarn() ? "not found: the ApplicationMaster left no job history" : "none: the local runner keeps no job history");
         List<String> found = readPreimages(fs, outDir);
         if (copyTo != null) {
             Files.createDirectories(copyTo.getParent());
@@ -185,7 +188,7 @@ public class Launcher extends Configured implements Tool {
         Map<String, MapsOnNode> mapsOnNodes = MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir), nodes);
         boolean fpgaEmulated = mapsOnNodes.values().stream().anyMatch(m -> m.fpga() > 0 && m.emulated());
         JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
-            timeline, mapsOnNodes, energy.toMap(), FpgaFigures.of(counters, timeline.simulated(), fpgaEmulated), balance);
+            timeline, mapsOnNodes, energy.toMap(), FpgaFigures.of(counters, timeline.simulated(), fpgaEmulated), balance, phases);
         long fallback = counters.findCounter(Md5Counters.JAVA_FALLBACK_MAPS).getValue();
         return new RunReport.JobRun(found, summary, energy, fallback, energyDir);
     }

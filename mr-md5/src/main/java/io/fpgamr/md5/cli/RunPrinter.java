@@ -64,6 +64,7 @@ final class RunPrinter {
             err.printf("  maps on %s (%s): %d cpu, %d fpga%s%n", n.getKey(), m.describe(), m.cpu(), m.fpga(), m.simulated() ? " (simulated)" : "");
         }
         balance(s.balance());
+        timeline(s.timeline(), run.simulated());
         if (s.fpga() != null) {
             err.println("  " + s.fpga().line());
         }
@@ -92,6 +93,25 @@ final class RunPrinter {
             }
         }
         err.printf(Locale.ROOT, "  straggler %.2f s (the last node's last map end minus the earliest node's)%n", b.stragglerS());
+    }
+
+    /** Where the job's time went: each phase's first and last time since submission, its tasks, its source; per node where they differ. */
+    private void timeline(JobTimeline t, boolean simulated) {
+        if (t == null) {
+            return;
+        }
+        err.println("  timeline (measured wall clock, seconds since submission; job history " + t.history()
+            + (simulated ? "; the FPGA maps' hashing ran on simulated FPGAs" : "") + "):");
+        err.printf("  %-26s %6s %9s %9s  %s%n", "phase", "count", "first", "last", "source");
+        for (JobTimeline.Phase p : t.phases()) {
+            err.printf(Locale.ROOT, "  %-26s %6d %9.2f %9.2f  %s%n", p.phase(), p.count(), p.firstS(), p.lastS(), p.source());
+            if (p.byNode() != null) {
+                for (Map.Entry<String, JobTimeline.OnNode> n : p.byNode().entrySet()) {
+                    err.printf(Locale.ROOT, "    on %-21s %6d %9.2f %9.2f%n", n.getKey(), n.getValue().count(), n.getValue().firstS(),
+                        n.getValue().lastS());
+                }
+            }
+        }
     }
 
     private void fallbackWarning(RunReport.JobRun run) {

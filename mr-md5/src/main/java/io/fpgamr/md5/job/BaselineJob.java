@@ -40,6 +40,10 @@ public final class BaselineJob {
         private MessageDigest md5;
         private Domain domain;
         private long setupMs;
+        /** Its marks ({@link MapMarks}): the digest ready, the first record's start (0 before it), the last record's end. */
+        private long engineOpenMs;
+        private long hashStartMs;
+        private long hashEndMs;
         private long hashed;
         private final Text key = new Text();
         private final Text value = new Text();
@@ -53,10 +57,14 @@ public final class BaselineJob {
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }
+            engineOpenMs = System.currentTimeMillis();
         }
 
         @Override
         protected void map(LongWritable start, LongWritable count, Context context) throws IOException, InterruptedException {
+            if (hashStartMs == 0) {
+                hashStartMs = System.currentTimeMillis();
+            }
             for (long v = start.get(); v < start.get() + count.get(); v++) {
                 byte[] message = new byte[domain.width()];
                 for (int i = 0; i < message.length; i++) {
@@ -69,11 +77,13 @@ public final class BaselineJob {
                 context.getCounter(Md5Counters.VALUES_HASHED).increment(1);
                 hashed++;
             }
+            hashEndMs = System.currentTimeMillis();
         }
 
         @Override
         protected void cleanup(Context context) throws IOException {
-            TaskSpans.writeMap(context, "cpu", false, setupMs, hashed, MapPlatform.of("java"));
+            TaskSpans.writeMap(context, "cpu", false, setupMs, hashed, MapPlatform.of("java"),
+                MapMarks.of(engineOpenMs, hashStartMs, hashEndMs));
         }
     }
 

@@ -34,6 +34,10 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
     protected Md5Engine engine;
     protected TargetSet targets;
     private long startMs;
+    /** The map's own marks ({@link MapMarks}): engine open, first batch's start (0 before it), last batch's end. */
+    private long engineOpenMs;
+    private long hashStartMs;
+    private long hashEndMs;
     /** Values handed to this map and not yet hashed: {@code [pendingStart, pendingStart + pending)}. */
     private long pendingStart;
     private long pending;
@@ -74,6 +78,7 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
             LOG.warn("no native MD5 kernel for this platform; hashing in pure Java");
             context.getCounter(Md5Counters.JAVA_FALLBACK_MAPS).increment(1);
         }
+        engineOpenMs = System.currentTimeMillis();
         LOG.info("MD5 engine {} with {} thread(s)", engine.name(), threads);
         ENGINE_KIND.set(engine.kind());
         LocalTasks.MAPS.incrementAndGet();
@@ -142,11 +147,15 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
     private void hash(int n, Context context) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         readNs += t0 - lastBatchEnd;
+        if (hashStartMs == 0) {
+            hashStartMs = System.currentTimeMillis();
+        }
         long engine0 = engineNs;
         Counter spill = context.getCounter(Md5Counters.MAP_SPILL_US);
         long spill0 = spill.getValue();
         hashBatch(pendingStart, n, context);
         lastBatchEnd = System.nanoTime();
+        hashEndMs = System.currentTimeMillis();
         writeNs += lastBatchEnd - t0 - (engineNs - engine0) - 1000 * (spill.getValue() - spill0);
         pendingStart += n;
         pending -= n;
@@ -184,6 +193,7 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         MapPlatform platform = MapPlatform.of(engine);
         engine.close();
         ENGINE_KIND.remove();
-        TaskSpans.writeMap(context, engine.kind(), engine.simulated(), startMs, counted, platform);
+        TaskSpans.writeMap(context, engine.kind(), engine.simulated(), startMs, counted, platform,
+            MapMarks.of(engineOpenMs, hashStartMs, hashEndMs));
     }
 }

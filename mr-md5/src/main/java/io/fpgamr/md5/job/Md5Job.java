@@ -15,6 +15,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.hadoop.util.ClassUtil;
 
 /**
  * The MapReduce job itself, as {@code hadoop jar} needs it (after TeraGen): its input format, map,
@@ -72,7 +73,7 @@ public final class Md5Job {
         Defaults.set(conf, MRJobConfig.REDUCE_SPECULATIVE, false);
 
         Job job = Job.getInstance(conf, "fpgamr " + p.mode().label() + " bits=" + p.domain().bits());
-        job.setJarByClass(Md5Job.class);
+        shipJar(job);
         job.setInputFormatClass(Md5RangeInputFormat.class);
         job.setOutputFormatClass(TextOutputFormat.class);
         job.setOutputKeyClass(NullWritable.class);
@@ -92,5 +93,22 @@ public final class Md5Job {
         }
         FileOutputFormat.setOutputPath(job, output);
         return job;
+    }
+
+    /**
+     * Ships the job's jar unless the containers' class path already holds it (the embedded cluster's
+     * containers run on the launcher's class path): each copy is an upload at submission and, per
+     * container, a download and an unpacking before its JVM starts (issue 40: the ApplicationMaster's
+     * and each map's start). A jar the user names ({@code -D mapreduce.job.jar=...}) is shipped.
+     */
+    private static void shipJar(Job job) {
+        Configuration conf = job.getConfiguration();
+        if (Defaults.given(conf, MRJobConfig.JAR)) {
+            return;
+        }
+        String jar = ClassUtil.findContainingJar(Md5Job.class);
+        if (jar == null || !conf.getTrimmedStringCollection(MRJobConfig.MAPREDUCE_APPLICATION_CLASSPATH).contains(jar)) {
+            job.setJarByClass(Md5Job.class);
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,6 +31,8 @@ public final class TaskSpans {
     static final String PREFIX = "_span-";
     /** A map's platform ({@link MapPlatform}), beside its span. */
     static final String PLATFORM_PREFIX = "_platform-";
+    /** A map's own marks ({@link MapMarks}), beside its span. */
+    static final String MARKS_PREFIX = "_marks-";
 
     private TaskSpans() {
     }
@@ -37,15 +40,21 @@ public final class TaskSpans {
     /**
      * Records a map that began at {@code setupMs} (its JVM's start in a YARN container) and ends now,
      * having hashed {@code values} (as its engine counted them) on {@code hardware} (cpu, fpga), on
-     * {@code platform} (as the map saw it).
+     * {@code platform} (as the map saw it), its own work at {@code marks}.
      */
     static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, String hardware, boolean simulated, long setupMs, long values,
-        MapPlatform platform) throws IOException {
+        MapPlatform platform, MapMarks marks) throws IOException {
         write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), hardware, simulated, taskStart(setupMs), setupMs,
             System.currentTimeMillis(), values));
-        Path file = workFile(context, PLATFORM_PREFIX + taskId(context));
+        writeLine(context, PLATFORM_PREFIX, platform.line());
+        writeLine(context, MARKS_PREFIX, marks.line());
+    }
+
+    /** A one-line side file {@code <prefix><task>} in the task attempt's work output, committed with the task. */
+    private static void writeLine(TaskInputOutputContext<?, ?, ?, ?> context, String prefix, String line) throws IOException {
+        Path file = workFile(context, prefix + taskId(context));
         try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
-            out.write(platform.line() + "\n");
+            out.write(line + "\n");
         }
     }
 
@@ -103,12 +112,22 @@ public final class TaskSpans {
 
     /** The maps' platforms committed into a job's output directory, by task. */
     public static Map<String, MapPlatform> readPlatforms(FileSystem fs, Path outputDir) throws IOException {
-        Map<String, MapPlatform> byTask = new TreeMap<>();
-        for (FileStatus st : fs.listStatus(outputDir, p -> p.getName().startsWith(PLATFORM_PREFIX))) {
+        return readLines(fs, outputDir, PLATFORM_PREFIX, MapPlatform::parse);
+    }
+
+    /** The maps' own marks committed into a job's output directory, by task. */
+    public static Map<String, MapMarks> readMarks(FileSystem fs, Path outputDir) throws IOException {
+        return readLines(fs, outputDir, MARKS_PREFIX, MapMarks::parse);
+    }
+
+    /** The one-line side files {@code <prefix><task>} committed into a job's output directory, parsed, by task. */
+    private static <T> Map<String, T> readLines(FileSystem fs, Path outputDir, String prefix, Function<String, T> parse) throws IOException {
+        Map<String, T> byTask = new TreeMap<>();
+        for (FileStatus st : fs.listStatus(outputDir, p -> p.getName().startsWith(prefix))) {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
                 String line = in.readLine();
                 try {
-                    byTask.put(st.getPath().getName().substring(PLATFORM_PREFIX.length()), MapPlatform.parse(line == null ? "" : line));
+                    byTask.put(st.getPath().getName().substring(prefix.length()), parse.apply(line == null ? "" : line));
                 } catch (IllegalArgumentException e) {
                     throw new IOException(st.getPath() + ": " + e.getMessage(), e);
                 }
