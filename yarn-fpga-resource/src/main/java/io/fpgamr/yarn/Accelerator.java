@@ -133,6 +133,11 @@ abstract class Accelerator {
         return loaded;
     }
 
+    /** Whether the device is known to hold a design: one it recorded loading (hardware that loads designs only at boot: the boot's). */
+    boolean holdsDesign() {
+        return loaded != null;
+    }
+
     boolean healthy() {
         return problem == null;
     }

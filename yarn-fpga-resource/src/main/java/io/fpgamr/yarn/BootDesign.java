@@ -95,10 +95,6 @@ final class BootDesign {
         }
     }
 
-    String why() {
-        return why;
-    }
-
     /**
      * Null when {@code design} is the boot design of {@code device}, which answers
      * {@code deviceDesignId}: a hardware package whose {@code .rbf} is the boot's and whose

@@ -188,7 +188,7 @@ public final class FpgaNode {
         String boot = bootVsim == null ? null : bootVsim.sha256();
         return devices.stream()
             .filter(a -> ids.contains(a.id) && a.healthy() && a.holder() == null)
-            .filter(a -> wantSha != null || (a instanceof VsimAccelerator ? boot != null : !loadedOnly || a.loaded() != null))
+            .filter(a -> wantSha != null || (a instanceof VsimAccelerator ? boot != null : !loadedOnly || a.holdsDesign()))
             .sorted(Comparator.<Accelerator>comparingInt(a -> {
                 Accelerator.Loaded l = a.loaded();
                 String want = wantSha == null && a instanceof VsimAccelerator ? boot : wantSha;

@@ -147,6 +147,11 @@ final class UioAccelerator extends Accelerator {
     }
 
     @Override
+    boolean holdsDesign() {
+        return boot != null || super.holdsDesign();
+    }
+
+    @Override
     String refuses(DesignPackage design) throws IOException {
         if (boot == null) {
             return null;

@@ -506,6 +506,9 @@ class FpgaNodeTest {
         FpgaNode node = FpgaNode.discover(c);
         Accelerator dev = node.byId(0);
         assertNull(dev.loaded(), "a record from before this boot is dropped: the device holds what the boot loaded");
+        assertEquals(dev, node.lend(Set.of(dev.yarnDevice()), "c0", null), "the boot design is lent to an auto container naming none");
+        node.prepare(dev, null, "c0");
+        node.release("c0", "exited");
 
         Path dtbo = Files.writeString(tmp.resolve("fpgamr-md5acc.dtbo"), "an overlay (unused on this kernel)");
         Path sameBits = Files.writeString(Files.createDirectories(tmp.resolve("job")).resolve("fpgamr-md5acc.rbf"), "the bits U-Boot loaded");
