@@ -44,7 +44,8 @@ final class BootDesign {
     /**
      * The node's boot design when the node loads designs only at boot ({@link FpgaConf#RUNTIME_LOADS}
      * false, or {@code auto} on a kernel without an FPGA manager or without device-tree overlays in
-     * configfs, as sysfs under {@code sysfs} shows); null when designs can be loaded at run time.
+     * configfs, as sysfs under {@code sysfs} shows, or without the design loader's socket); null when
+     * designs can be loaded at run time.
      */
     static BootDesign of(Configuration conf, Path sysfs, Path stateDir) throws IOException {
         String why = bootOnly(conf, sysfs);
@@ -80,6 +81,11 @@ final class BootDesign {
                 Path overlays = sysfs.resolve("kernel/config/device-tree/overlays");
                 if (!Files.isDirectory(overlays)) {
                     return "this kernel has no device-tree overlays in configfs: no " + overlays;
+                }
+                // The NodeManager's unit starts after the loader's socket: none now means none installed.
+                Path loader = Path.of(conf.get(FpgaConf.LOADER_SOCKET, FpgaConf.DEFAULT_LOADER_SOCKET));
+                if (!Files.exists(loader)) {
+                    return "no design loader: no " + loader;
                 }
                 return null;
             default:

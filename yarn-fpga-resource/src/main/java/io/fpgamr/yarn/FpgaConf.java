@@ -49,7 +49,8 @@ public final class FpgaConf {
      * manager and device-tree overlays in configfs, through the design loader), {@code false}
      * (designs load only at boot: U-Boot programs the FPGA, as on Debian's stock armmp kernel; a
      * container that needs another design than the boot's is refused, {@link BootDesign}), or
-     * {@code auto} (the default): true when sysfs shows an FPGA manager and configfs's overlays.
+     * {@code auto} (the default): true when sysfs shows an FPGA manager and configfs's overlays and
+     * the design loader's socket is there.
      */
     public static final String RUNTIME_LOADS = "fpgamr.fpga.runtime-loads";
     /** On a node that loads designs only at boot: the FPGA configuration the boot loaded (U-Boot's boot.scr reads it there). */

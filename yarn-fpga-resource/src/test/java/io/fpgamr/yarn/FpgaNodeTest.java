@@ -572,6 +572,13 @@ class FpgaNodeTest {
         node.release("c1", "exited");
         assertEquals(0, run(node, "c2", null), "a container that names no design runs");
 
+        c.set(FpgaConf.RUNTIME_LOADS, "auto"); // an FPGA manager and overlays, but no loader installed
+        Path socket = tmp.resolve("run/loader.sock");
+        c.set(FpgaConf.LOADER_SOCKET, socket.toString());
+        assertEquals("no design loader: no " + socket, BootDesign.bootOnly(c, tmp.resolve("sys")));
+        Files.writeString(Files.createDirectories(socket.getParent()).resolve("loader.sock"), "");
+        assertNull(BootDesign.bootOnly(c, tmp.resolve("sys")), "all three there: designs load at run time");
+
         c.set(FpgaConf.RUNTIME_LOADS, "sometimes");
         IOException bad = assertThrows(IOException.class, () -> FpgaNode.discover(c));
         assertEquals("fpgamr.fpga.runtime-loads must be auto, true or false, not 'sometimes'", bad.getMessage());
