@@ -23,23 +23,10 @@ import org.apache.hadoop.conf.Configuration;
  * <p>The boot's {@code .rbf} ({@link FpgaConf#BOOT_RBF}) is hashed once, when the NodeManager
  * starts: a new file there is loaded by the next boot, which starts the NodeManager again.
  */
-final class BootDesign {
-    private final String why;
-    private final Path rbf;
-    /** The SHA-256 of {@link #rbf} when the NodeManager started; null when it could not be read. */
-    private final String rbfSha256;
-    private final String unreadable;
-    private final Path scratch;
-    /** The SHA-256 of each package's configuration entry, by the package's SHA-256. */
-    private final Map<String, String> rbfOfPackage = new ConcurrentHashMap<>();
-
-    private BootDesign(String why, Path rbf, String rbfSha256, String unreadable, Path scratch) {
-        this.why = why;
-        this.rbf = rbf;
-        this.rbfSha256 = rbfSha256;
-        this.unreadable = unreadable;
-        this.scratch = scratch;
-    }
+record BootDesign(String why, Path rbf, String rbfSha256, String unreadable, Path scratch, Map<String, String> rbfOfPackage) {
+    // rbfSha256: the SHA-256 of rbf when the NodeManager started, null when it could not be read
+    // (unreadable says why); rbfOfPackage: the SHA-256 of each package's configuration entry, by
+    // the package's SHA-256; scratch: where a package's .rbf is extracted to be hashed.
 
     /**
      * The node's boot design when the node loads designs only at boot ({@link FpgaConf#RUNTIME_LOADS}
@@ -60,7 +47,7 @@ final class BootDesign {
         } catch (IOException e) {
             unreadable = (Files.exists(rbf) ? "cannot read " : "no ") + rbf + ", " + FpgaConf.BOOT_RBF;
         }
-        return new BootDesign(why, rbf, sha, unreadable, stateDir.resolve("boot-design"));
+        return new BootDesign(why, rbf, sha, unreadable, stateDir.resolve("boot-design"), new ConcurrentHashMap<>());
     }
 
     /** Why this node loads designs only at boot, or null when it can load them at run time. */
