@@ -110,6 +110,14 @@ abstract class Accelerator {
     /** Checks the device; null when it is fine, else what is wrong. */
     abstract String probe();
 
+    /**
+     * Null when the device can take {@code design} (loading it if need be); else the one line that
+     * refuses it: a node that loads designs only at boot refuses all but the boot design.
+     */
+    String refuses(DesignPackage design) throws IOException {
+        return null;
+    }
+
     /** Loads a design onto the device and checks it; returns what is loaded. */
     protected abstract Loaded install(DesignPackage design) throws IOException;
 
@@ -123,6 +131,11 @@ abstract class Accelerator {
 
     Loaded loaded() {
         return loaded;
+    }
+
+    /** Whether the device is known to hold a design: one it recorded loading (hardware that loads designs only at boot: the boot's). */
+    boolean holdsDesign() {
+        return loaded != null;
     }
 
     boolean healthy() {
@@ -258,7 +271,7 @@ abstract class Accelerator {
     }
 
     /** Forgets the loaded design (the device's contents are unknown after a failed load). */
-    private void forget() throws IOException {
+    final void forget() throws IOException {
         loaded = null;
         Files.deleteIfExists(stateDir.resolve(DESIGN_FILE));
     }

@@ -44,6 +44,18 @@ public final class FpgaConf {
      * devices only; deploy/ansible sets {@code /var/lib/fpgamr/staging}.
      */
     public static final String LOADER_STAGING_DIR = "fpgamr.fpga.loader.staging-dir";
+    /**
+     * Whether this node can load hardware designs while it runs: {@code true} (a kernel with the FPGA
+     * manager and device-tree overlays in configfs, through the design loader), {@code false}
+     * (designs load only at boot: U-Boot programs the FPGA, as on Debian's stock armmp kernel; a
+     * container that needs another design than the boot's is refused, {@link BootDesign}), or
+     * {@code auto} (the default): true when sysfs shows an FPGA manager and configfs's overlays and
+     * the design loader's socket is there.
+     */
+    public static final String RUNTIME_LOADS = "fpgamr.fpga.runtime-loads";
+    /** On a node that loads designs only at boot: the FPGA configuration the boot loaded (U-Boot's boot.scr reads it there). */
+    public static final String BOOT_RBF = "fpgamr.fpga.boot-rbf";
+    public static final String DEFAULT_BOOT_RBF = "/boot/firmware/fpgamr-md5acc.rbf";
     /** How long loading a hardware design may take, until the accelerator answers with its DESIGN_ID. */
     public static final String PROGRAM_TIMEOUT_MS = "fpgamr.fpga.program.timeout-ms";
     /** The node's copies of designs ({@link DesignCache}): at most this many bytes (those loaded on a device stay). */

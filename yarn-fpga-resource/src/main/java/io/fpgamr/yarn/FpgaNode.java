@@ -64,9 +64,14 @@ public final class FpgaNode {
         if (conf.getBoolean(FpgaConf.UIO_DISCOVER, true)) {
             Path sysfs = Path.of(conf.get(FpgaConf.SYSFS_ROOT, "/sys"));
             Path dev = Path.of(conf.get(FpgaConf.DEV_ROOT, "/dev"));
-            for (UioAccelerator.Info info : UioAccelerator.scan(sysfs)) {
+            List<UioAccelerator.Info> uio = UioAccelerator.scan(sysfs);
+            BootDesign boot = uio.isEmpty() ? null : BootDesign.of(conf, sysfs, state);
+            if (boot != null) {
+                LOG.info("FPGA {}", boot);
+            }
+            for (UioAccelerator.Info info : uio) {
                 found.add(new UioAccelerator(found.size(), info, state.resolve(info.platformDevice()), sysfs, dev,
-                    conf.get(FpgaConf.UIO_OPTIONS, ""), loader, timeoutMs));
+                    conf.get(FpgaConf.UIO_OPTIONS, ""), loader, timeoutMs, boot));
             }
         }
         DesignCache cache = new DesignCache(state.resolve("designs"), staging, conf.getLong(FpgaConf.DESIGN_CACHE_MAX_BYTES, 1L << 30),
@@ -183,7 +188,7 @@ public final class FpgaNode {
         String boot = bootVsim == null ? null : bootVsim.sha256();
         return devices.stream()
             .filter(a -> ids.contains(a.id) && a.healthy() && a.holder() == null)
-            .filter(a -> wantSha != null || (a instanceof VsimAccelerator ? boot != null : !loadedOnly || a.loaded() != null))
+            .filter(a -> wantSha != null || (a instanceof VsimAccelerator ? boot != null : !loadedOnly || a.holdsDesign()))
             .sorted(Comparator.<Accelerator>comparingInt(a -> {
                 Accelerator.Loaded l = a.loaded();
                 String want = wantSha == null && a instanceof VsimAccelerator ? boot : wantSha;
@@ -249,9 +254,17 @@ public final class FpgaNode {
      * device, asked for no design, is taken out), and records the assignment ({@code want} and
      * {@code holds} in the log are the same hash whenever a design was asked for). A container that
      * names no design gets a simulated device on the node's own design ({@link #bootVsim}), loaded
-     * again where a job's model was: never the model (native code) a previous job shipped.
+     * again where a job's model was: never the model (native code) a previous job shipped. A device
+     * that cannot take the design (a node that loads designs only at boot, {@link BootDesign}) is
+     * refused in one line, untouched.
      */
     void prepare(Accelerator a, DesignPackage design, String container) throws IOException {
+        String refused = design == null ? null : a.refuses(design);
+        if (refused != null) {
+            // Before anything touches the device: a refused job leaves it healthy, on its design.
+            a.log("refused", "container=" + container, "want=" + design.sha256(), "reason=" + refused);
+            throw new IOException(refused);
+        }
         boolean lentTo = isLent(container);
         String mismatch = a.verify();
         DesignPackage load = design;

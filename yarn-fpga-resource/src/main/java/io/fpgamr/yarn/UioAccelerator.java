@@ -21,7 +21,9 @@ import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
  *
  * <p>Loading a design asks the privileged design loader ({@link DesignLoader}) to load the
  * design's {@code .rbf} and overlay onto the platform device (the Linux FPGA manager does the
- * rest), then waits until the accelerator is back and answers with the design's DESIGN_ID.
+ * rest), then waits until the accelerator is back and answers with the design's DESIGN_ID. On a
+ * node that loads designs only at boot ({@link BootDesign}) nothing is loaded: the boot design is
+ * taken as it is, any other refused.
  */
 final class UioAccelerator extends Accelerator {
     static final String UIO_NAME = "fpgamr-md5";
@@ -34,15 +36,23 @@ final class UioAccelerator extends Accelerator {
     private final Path devRoot;
     private final String options;
     private final long programTimeoutMs;
+    /** The boot's design on a node that loads designs only at boot; null when the loader loads them. */
+    private final BootDesign boot;
 
     UioAccelerator(int id, Info info, Path stateDir, Path sysfsRoot, Path devRoot, String options, DesignLoader loader,
-        long programTimeoutMs) throws IOException {
+        long programTimeoutMs, BootDesign boot) throws IOException {
         super(id, info.platformDevice(), stateDir, loader, Device.Builder.newInstance().setDevPath(devRoot.resolve(info.uio()).toString())
             .setMajorNumber(info.major()).setMinorNumber(info.minor()).setBusID(info.platformDevice()));
         this.sysfsRoot = sysfsRoot;
         this.devRoot = devRoot;
         this.options = options == null ? "" : options.strip();
         this.programTimeoutMs = programTimeoutMs;
+        this.boot = boot;
+        if (boot != null) {
+            // The device holds what this boot loaded, whatever a record from before says (a
+            // record is made again when a container's design is found to be the boot's).
+            forget();
+        }
     }
 
     @Override
@@ -137,7 +147,29 @@ final class UioAccelerator extends Accelerator {
     }
 
     @Override
+    boolean holdsDesign() {
+        return boot != null || super.holdsDesign();
+    }
+
+    @Override
+    String refuses(DesignPackage design) throws IOException {
+        if (boot == null) {
+            return null;
+        }
+        Info i = locate();
+        return boot.refuses(name, design, i == null ? "unknown (no " + UIO_NAME + " UIO device)" : i.designId());
+    }
+
+    @Override
     protected Loaded install(DesignPackage design) throws IOException {
+        if (boot != null) {
+            String refused = refuses(design);
+            if (refused != null) {
+                throw new IOException(refused);
+            }
+            log("boot-design", "sha256=" + design.sha256(), "name=" + design.name());
+            return Loaded.of(design, null);
+        }
         if (design.kind() != DesignPackage.Kind.RBF) {
             throw new IOException(design.describe() + " is a simulated design, " + name + " a hardware device");
         }

@@ -316,6 +316,12 @@ class FpgaNodeTest {
         Files.writeString(platformDevice.resolve("dma_dev"), "fpgamr-dma" + n + "\n");
     }
 
+    /** What sysfs shows of a kernel that can load designs at run time: an FPGA manager and configfs's device-tree overlays. */
+    private void runtimeLoadKernel() throws IOException {
+        Files.createDirectories(tmp.resolve("sys/class/fpga_manager/fpga0"));
+        Files.createDirectories(tmp.resolve("sys/kernel/config/device-tree/overlays"));
+    }
+
     @Test
     void realAcceleratorsAreFoundInSysfsAndCheckedByTheirDesignId() throws Exception {
         Path a = platformDevice("ff200000.md5acc", "0x4d443541");
@@ -408,6 +414,7 @@ class FpgaNodeTest {
         Path a = platformDevice("ff200000.md5acc", "0x4d443541");
         uio(0, "fpgamr-md5", a, 0);
         uio(1, "fpgamr-md5", platformDevice("ff210000.md5acc", "0x4d443541"), 1);
+        runtimeLoadKernel();
         try (LoaderFixture loader = new LoaderFixture(tmp.resolve("node"), a.getParent())) {
             Configuration c = loader.configure(conf(0));
             c.setLong(FpgaConf.PROGRAM_TIMEOUT_MS, 2000);
@@ -474,5 +481,106 @@ class FpgaNodeTest {
             assertEquals(2, events(dev, "load").size(), "loaded again before the container got it");
             assertEquals(applied, loader.client().holds("ff200000.md5acc"));
         }
+    }
+
+    /**
+     * Debian's stock armmp kernel (no FPGA manager, no overlays): the design the boot loaded
+     * (U-Boot's boot.scr, from the boot partition's .rbf) is the only one. A container that needs it
+     * runs, and one that names none; one that needs another design is refused in one line naming
+     * both and what to do, before the device is touched (no loader is asked: its socket does not
+     * exist), and the device stays healthy on the boot design.
+     */
+    @Test
+    void onAKernelWithoutAnFpgaManagerTheBootDesignRunsAndAnotherIsRefusedInOneLine() throws Exception {
+        Path a = platformDevice("ff200000.md5acc", "0x4d443541");
+        uio(0, "fpgamr-md5", a, 0);
+        Files.createDirectories(tmp.resolve("sys/kernel/config/device-tree/overlays")); // configfs, but no FPGA manager
+        Path bootRbf = Files.writeString(Files.createDirectories(tmp.resolve("boot/firmware")).resolve("fpgamr-md5acc.rbf"),
+            "the bits U-Boot loaded");
+        Configuration c = conf(0);
+        c.set(FpgaConf.BOOT_RBF, bootRbf.toString());
+        c.set(FpgaConf.LOADER_SOCKET, tmp.resolve("no-loader.sock").toString());
+        Files.createDirectories(tmp.resolve("state/ff200000.md5acc"));
+        Files.writeString(tmp.resolve("state/ff200000.md5acc/" + Accelerator.DESIGN_FILE),
+            "sha256=" + "ab".repeat(32) + "\nname=from-an-older-boot\nkind=rbf\npipelines=4\ndesign_id=0x4d443541\n");
+        FpgaNode node = FpgaNode.discover(c);
+        Accelerator dev = node.byId(0);
+        assertNull(dev.loaded(), "a record from before this boot is dropped: the device holds what the boot loaded");
+        assertEquals(dev, node.lend(Set.of(dev.yarnDevice()), "c0", null), "the boot design is lent to an auto container naming none");
+        node.prepare(dev, null, "c0");
+        node.release("c0", "exited");
+
+        Path dtbo = Files.writeString(tmp.resolve("fpgamr-md5acc.dtbo"), "an overlay (unused on this kernel)");
+        Path sameBits = Files.writeString(Files.createDirectories(tmp.resolve("job")).resolve("fpgamr-md5acc.rbf"), "the bits U-Boot loaded");
+        DesignPackage boot = DesignPackage.createRbf(tmp.resolve("boot.zip"), "md5acc-de10-p4", 4, "0x4d443541", sameBits, dtbo);
+        assertEquals(0, run(node, "c1", boot));
+        assertTrue(dev.healthy(), dev.problem());
+        assertEquals(boot.sha256(), dev.loaded().sha256());
+        assertEquals(1, events(dev, "boot-design").size());
+        node.release("c1", "exited");
+        assertEquals(0, run(node, "c2", null), "a container that names no design runs on the boot design");
+        node.release("c2", "exited");
+
+        Path p8 = Files.writeString(tmp.resolve("md5acc-p8.rbf"), "another design's bits");
+        DesignPackage other = DesignPackage.createRbf(tmp.resolve("p8.zip"), "md5acc-de10-p8", 8, "0x4d443541", p8, dtbo);
+        assertEquals(1, node.allocate(Set.of(dev.yarnDevice()), 1, env("c3", other)).size());
+        IOException refused = assertThrows(IOException.class, () -> node.prepare(dev, other, "c3"));
+        assertEquals("ff200000.md5acc loads designs only at boot (this kernel has no FPGA manager: " + tmp.resolve("sys/class/fpga_manager")
+            + " is missing or empty): the container needs md5acc-de10-p8 (rbf, 8 pipelines, sha256 " + other.sha256().substring(0, 12)
+            + "), the FPGA holds the boot design " + bootRbf + " (sha256 " + DesignPackage.sha256(bootRbf).substring(0, 12)
+            + ", DESIGN_ID 0x4d443541); run the job with the boot design's package, or put md5acc-de10-p8's .rbf at " + bootRbf
+            + " and reboot the node", refused.getMessage());
+        assertTrue(dev.healthy(), "a refused job leaves the device healthy: " + dev.problem());
+        assertEquals(boot.sha256(), dev.loaded().sha256());
+        assertEquals(1, events(dev, "refused").size());
+        node.release("c3", "exited");
+
+        // The boot's .rbf with another DESIGN_ID than the device answers is not the boot design either.
+        DesignPackage wrongId = DesignPackage.createRbf(tmp.resolve("wrong-id.zip"), "md5acc-wrong-id", 4, "0x12345678", sameBits, dtbo);
+        assertEquals(1, node.allocate(Set.of(dev.yarnDevice()), 1, env("c4", wrongId)).size());
+        assertTrue(assertThrows(IOException.class, () -> node.prepare(dev, wrongId, "c4")).getMessage()
+            .startsWith("ff200000.md5acc loads designs only at boot ("), "refused");
+        node.release("c4", "exited");
+        assertEquals(0, events(dev, "load").size() - events(dev, "boot-design").size(), "nothing but the boot design was recorded");
+    }
+
+    /**
+     * The setting: false makes a node with an FPGA manager load designs only at boot; without the
+     * boot's .rbf even the boot design's package is refused (the boot design is unknown); a value
+     * that is not auto, true or false stops discovery with one line.
+     */
+    @Test
+    void runtimeLoadsFalseWithoutTheBootRbfRefusesEveryNamedDesignAndABadValueIsOneLine() throws Exception {
+        Path a = platformDevice("ff200000.md5acc", "0x4d443541");
+        uio(0, "fpgamr-md5", a, 0);
+        runtimeLoadKernel();
+        Configuration c = conf(0);
+        c.set(FpgaConf.RUNTIME_LOADS, "false");
+        Path missing = tmp.resolve("boot/firmware/fpgamr-md5acc.rbf");
+        c.set(FpgaConf.BOOT_RBF, missing.toString());
+        FpgaNode node = FpgaNode.discover(c);
+        Accelerator dev = node.byId(0);
+        Path rbf = Files.writeString(tmp.resolve("fpgamr-md5acc.rbf"), "bits");
+        DesignPackage d = DesignPackage.createRbf(tmp.resolve("d.zip"), "md5acc-de10-p4", 4, "0x4d443541", rbf,
+            Files.writeString(tmp.resolve("o.dtbo"), "overlay"));
+        assertEquals(1, node.allocate(Set.of(dev.yarnDevice()), 1, env("c1", d)).size());
+        IOException refused = assertThrows(IOException.class, () -> node.prepare(dev, d, "c1"));
+        assertEquals("ff200000.md5acc loads designs only at boot (fpgamr.fpga.runtime-loads is false): the container needs md5acc-de10-p4 "
+            + "(rbf, 4 pipelines, sha256 " + d.sha256().substring(0, 12) + "), the FPGA holds the design the boot loaded, unknown here (no "
+            + missing + ", fpgamr.fpga.boot-rbf); run the job with the boot design's package, or put md5acc-de10-p4's .rbf at " + missing
+            + " and reboot the node", refused.getMessage());
+        node.release("c1", "exited");
+        assertEquals(0, run(node, "c2", null), "a container that names no design runs");
+
+        c.set(FpgaConf.RUNTIME_LOADS, "auto"); // an FPGA manager and overlays, but no loader installed
+        Path socket = tmp.resolve("run/loader.sock");
+        c.set(FpgaConf.LOADER_SOCKET, socket.toString());
+        assertEquals("no design loader: no " + socket, BootDesign.bootOnly(c, tmp.resolve("sys")));
+        Files.writeString(Files.createDirectories(socket.getParent()).resolve("loader.sock"), "");
+        assertNull(BootDesign.bootOnly(c, tmp.resolve("sys")), "all three there: designs load at run time");
+
+        c.set(FpgaConf.RUNTIME_LOADS, "sometimes");
+        IOException bad = assertThrows(IOException.class, () -> FpgaNode.discover(c));
+        assertEquals("fpgamr.fpga.runtime-loads must be auto, true or false, not 'sometimes'", bad.getMessage());
     }
 }
