@@ -35,8 +35,11 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * Other file systems are refused: their rename is not known to be exclusive.
  */
 public abstract class ClaimLog {
-    /** A claim as its folder's name says it: task {@code t}, attempt {@code a}, {@code n} units, at {@code ms}. */
-    private static final Pattern NAME = Pattern.compile("t(\\d+)\\.a(\\d+)\\.n(\\d+)\\.ms(\\d+)");
+    /**
+     * A claim as its folder's name says it: task {@code t}, attempt {@code a}, {@code n} units claimed
+     * (or {@code r} units released), at {@code ms}.
+     */
+    private static final Pattern NAME = Pattern.compile("t(\\d+)\\.a(\\d+)\\.([nr])(\\d+)\\.ms(\\d+)");
 
     /** Opens the log in {@code dir} (made if missing) for publisher {@code owner} (a task attempt id). */
     public static ClaimLog open(Configuration conf, Path dir, String owner) throws IOException {
@@ -58,7 +61,7 @@ public abstract class ClaimLog {
     public abstract Claim read(long seq) throws IOException;
 
     static String name(Claim c) {
-        return "t" + c.task() + ".a" + c.attempt() + ".n" + c.units() + ".ms" + c.atMs();
+        return "t" + c.task() + ".a" + c.attempt() + (c.releases() ? ".r" : ".n") + c.units() + ".ms" + c.atMs();
     }
 
     static Claim parse(String name, Object where) throws IOException {
@@ -66,7 +69,8 @@ public abstract class ClaimLog {
         if (!m.matches()) {
             throw new IOException("not a work claim: " + where + "/" + name);
         }
-        return new Claim(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4)));
+        return new Claim(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Long.parseLong(m.group(4)), Long.parseLong(m.group(5)),
+            m.group(3).equals("r"));
     }
 
     private static final class OnHdfs extends ClaimLog {

@@ -1,7 +1,9 @@
 package io.fpgamr.md5.balance;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +25,15 @@ import java.util.function.LongSupplier;
  * that it has not (a speculative attempt running beside it claims for the same task). Whichever
  * attempt of a task commits has so hashed exactly its task's units, and its counters are the
  * task's; the others' are discarded by the framework.
+ *
+ * <p><b>A retry gives its task's units back.</b> When the job runs no speculative maps, a task's
+ * later attempt starts only after its earlier ones ended (killed or failed: their output and
+ * counters are discarded), so it need not hash its task's claims itself: it releases them to the
+ * pool ({@link #earlierAttemptsEnded}), and they are claimed again, released ranges first, by
+ * whichever maps ask first. A killed map's retry that lands on a slow engine would otherwise hash
+ * at the slow engine's speed what a fast one had claimed (a straggler); released, the fast maps
+ * take them while the slow retry waits (below). With speculative maps an earlier attempt may still
+ * run and commit, and the units stay with the task (hashed by each of its attempts).
  *
  * <p><b>Claim sizes.</b> A claim takes half of this map's share of what is left (guided
  * self-scheduling: the share is its speed over the sum of the job's maps' speeds), at least one
@@ -64,10 +75,17 @@ public final class WorkStream {
     private double givenSpeed;
     private final LongSupplier clock;
 
-    /** The log as read so far: each entry and its first unit. */
+    /** The log as read so far: each entry and the units it took (null for a close or a release). */
     private final List<Claim> entries = new ArrayList<>();
-    private final List<Long> firsts = new ArrayList<>();
-    private long claimed;
+    private final List<Range> ranges = new ArrayList<>();
+    /** Entries whose units their task released. */
+    private final Set<Integer> released = new HashSet<>();
+    /** Released ranges not claimed again yet, in the order they were released: claimed before the pool's front. */
+    private final Deque<Range> free = new ArrayDeque<>();
+    /** Units taken from the pool's front. */
+    private long taken;
+    /** Whether this attempt still has to release its task's earlier claims. */
+    private boolean toRelease;
     private final Set<Integer> hashed = new HashSet<>();
     /** The other tasks that have an entry in the log. */
     private final Set<Integer> othersSeen = new HashSet<>();
@@ -106,6 +124,14 @@ public final class WorkStream {
         holds = Math.max(0, values);
     }
 
+    /**
+     * This attempt is a retry whose task's earlier attempts have ended (the job runs no
+     * speculative maps): it releases what they claimed to the pool before it claims.
+     */
+    public void earlierAttemptsEnded() {
+        toRelease = true;
+    }
+
     /** The map began hashing {@code values} values of its own (its reserved unit) now. */
     public void begin(long values) {
         beganMs = clock.getAsLong();
@@ -117,10 +143,23 @@ public final class WorkStream {
         return plan.units() - plan.reserved();
     }
 
+    /** Units nobody holds: the pool's rest and the released ranges. */
+    private long left() {
+        long units = poolUnits() - taken;
+        for (Range r : free) {
+            units += r.count();
+        }
+        return units;
+    }
+
     /** The next units this attempt hashes, or null when it is done; the ranges handed out before are hashed. */
     public Range next() throws IOException, InterruptedException {
         if (beganMs < 0) {
             begin(0);
+        }
+        if (toRelease) {
+            release();
+            toRelease = false;
         }
         while (true) {
             readNew();
@@ -128,7 +167,7 @@ public final class WorkStream {
             if (owed != null) {
                 return handOut(owed);
             }
-            long left = poolUnits() - claimed;
+            long left = left();
             if (left <= 0 || closed) {
                 return null;
             }
@@ -136,6 +175,10 @@ public final class WorkStream {
             if (units == 0) {
                 Thread.sleep(POLL_MS);
                 continue;
+            }
+            if (units > 0 && !free.isEmpty()) {
+                // a claim is one range: a released one is taken up to its end
+                units = Math.min(units, free.peekFirst().count());
             }
             int seq = entries.size();
             Claim c = new Claim(task, attempt, Math.max(0, units), clock.getAsLong());
@@ -145,14 +188,35 @@ public final class WorkStream {
                 if (c.closes()) {
                     return null;
                 }
-                return handOut(new Range(firsts.get(seq), units));
+                return handOut(ranges.get(seq));
             }
         }
     }
 
-    /** Progress: the pool's share claimed so far, by anyone. */
+    /** Publishes the release of what this task's earlier attempts claimed, if they claimed anything. */
+    private void release() throws IOException {
+        while (true) {
+            readNew();
+            long units = 0;
+            for (int i = 0; i < entries.size(); i++) {
+                if (entries.get(i).task() == task && ranges.get(i) != null && !released.contains(i)) {
+                    units += ranges.get(i).count();
+                }
+            }
+            if (units == 0) {
+                return;
+            }
+            Claim c = new Claim(task, attempt, units, clock.getAsLong(), true);
+            if (log.publish(entries.size(), c)) {
+                add(c);
+                return;
+            }
+        }
+    }
+
+    /** Progress: the pool's share a task holds so far. */
     public float progress() {
-        return poolUnits() <= 0 ? 1f : (float) claimed / poolUnits();
+        return poolUnits() <= 0 ? 1f : (float) (poolUnits() - left()) / poolUnits();
     }
 
     private Range handOut(Range r) {
@@ -164,8 +228,8 @@ public final class WorkStream {
     /** The first entry of this task not hashed by this attempt (its task's earlier or concurrent attempts claimed it). */
     private Range owed() {
         for (int i = 0; i < entries.size(); i++) {
-            if (entries.get(i).task() == task && hashed.add(i) && !entries.get(i).closes()) {
-                return new Range(firsts.get(i), entries.get(i).units());
+            if (entries.get(i).task() == task && ranges.get(i) != null && !released.contains(i) && hashed.add(i)) {
+                return ranges.get(i);
             }
         }
         return null;
@@ -178,9 +242,33 @@ public final class WorkStream {
     }
 
     private void add(Claim c) {
+        int seq = entries.size();
         entries.add(c);
-        firsts.add(plan.reserved() + claimed);
-        claimed += c.units();
+        if (c.releases()) {
+            ranges.add(null);
+            for (int i = 0; i < seq; i++) {
+                if (entries.get(i).task() == c.task() && ranges.get(i) != null && released.add(i)) {
+                    free.addLast(ranges.get(i));
+                }
+            }
+            if (c.task() == task) {
+                closed = false; // the retry claims again what its task gave back, if nobody faster does
+            }
+            return;
+        }
+        if (c.closes()) {
+            ranges.add(null);
+        } else if (!free.isEmpty()) {
+            Range head = free.pollFirst();
+            long units = Math.min(c.units(), head.count());
+            ranges.add(new Range(head.first(), units));
+            if (units < head.count()) {
+                free.addFirst(new Range(head.first() + units, head.count() - units));
+            }
+        } else {
+            ranges.add(new Range(plan.reserved() + taken, c.units()));
+            taken += c.units();
+        }
         if (c.task() != task) {
             lastOthersClaimMs = Math.max(lastOthersClaimMs, c.atMs());
             othersSeen.add(c.task());
@@ -257,13 +345,15 @@ public final class WorkStream {
     double othersRate() {
         Set<Integer> ended = new HashSet<>();
         for (Claim c : entries) {
-            if (c.closes()) {
+            if (c.releases()) {
+                ended.remove(c.task()); // its retry claims again
+            } else if (c.closes()) {
                 ended.add(c.task());
             }
         }
         Map<Integer, long[]> byTask = new HashMap<>(); // first ms, latest ms, units before the latest, latest's units
         for (Claim c : entries) {
-            if (c.task() == task || ended.contains(c.task())) {
+            if (c.task() == task || ended.contains(c.task()) || c.releases()) {
                 continue;
             }
             long[] t = byTask.get(c.task());

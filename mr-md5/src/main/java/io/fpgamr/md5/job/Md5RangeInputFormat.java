@@ -15,6 +15,7 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
@@ -181,6 +182,10 @@ public class Md5RangeInputFormat extends InputFormat<LongWritable, LongWritable>
                 taskAttempt = id;
                 ClaimLog log = ClaimLog.open(conf, WorkPlan.logDir(conf), id.toString());
                 stream = new WorkStream(log, plan, id.getTaskID().getId(), id.getId(), 0, System::currentTimeMillis);
+                // without speculative maps a task's next attempt starts once its earlier ones have ended
+                if (id.getId() > 0 && !conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true)) {
+                    stream.earlierAttemptsEnded();
+                }
             }
         }
 

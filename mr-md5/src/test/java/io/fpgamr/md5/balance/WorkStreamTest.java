@@ -136,6 +136,86 @@ class WorkStreamTest {
         }
     }
 
+    /**
+     * A map that hashes with {@code perUnitMs} of work per unit (sleeping, as an engine of that
+     * speed would be busy) until its stream is done: the units it hashed.
+     */
+    private static List<Long> hashAt(WorkStream s, long perUnitMs) throws Exception {
+        List<Long> units = new ArrayList<>();
+        s.begin(UNIT);
+        Thread.sleep(perUnitMs);
+        for (WorkStream.Range r; (r = s.next()) != null;) {
+            expand(r, units);
+            Thread.sleep(perUnitMs * r.count());
+        }
+        return units;
+    }
+
+    @Test
+    void aKilledFastMapsRetryOnASlowEngineGivesItsTasksUnitsBackToTheFastMaps() throws Exception {
+        // 2 maps given 2.6e8 values/s each (1 ms a unit); task 1's first attempt claims a quarter of
+        // the pool (half its half share) and is killed before it hashed it
+        long units = 1002;
+        WorkPlan plan = plan(units, 2, UNIT * 1000.0);
+        WorkStream killed = new WorkStream(log("t1a0"), plan, 1, 0, UNIT * 1000.0, System::currentTimeMillis);
+        killed.begin(UNIT);
+        WorkStream.Range lost = killed.next();
+        assertEquals(new WorkStream.Range(2, 250), lost);
+        // its retry lands on an engine a hundred times slower (100 ms a unit) while task 0 runs
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<List<Long>> fast = pool.submit(() -> hashAt(new WorkStream(log("t0a0"), plan, 0, 0, UNIT * 1000.0,
+                System::currentTimeMillis), 1));
+            WorkStream retry = new WorkStream(log("t1a1"), plan, 1, 1, UNIT * 10.0, System::currentTimeMillis);
+            retry.earlierAttemptsEnded();
+            Future<List<Long>> slow = pool.submit(() -> hashAt(retry, 100));
+            long[] seen = new long[(int) units];
+            fast.get().forEach(u -> seen[(int) (long) u]++);
+            List<Long> retried = slow.get();
+            retried.forEach(u -> seen[(int) (long) u]++);
+            for (int u = 2; u < units; u++) {
+                assertEquals(1, seen[u], "unit " + u + " hashed once by the attempts that commit");
+            }
+            // the released 250 went to the fast map, not to the retry that gave them back: the retry claims
+            // its smallest claim (0.25 s of its work: 3 units) before the fast map's rate is in the log (two
+            // of its claims), then only what it can end before the fast map empties the pool; so at most
+            // twice its smallest claim, where without the release it hashed all 250 (25 s at its speed)
+            long ofTheLost = retried.stream().filter(u -> u >= lost.first() && u < lost.first() + lost.count()).count();
+            assertTrue(ofTheLost <= 6, "the slow retry hashed " + ofTheLost + " of the 250 units its task had claimed: " + retried);
+        } finally {
+            pool.shutdownNow();
+        }
+        // the log says what happened: the retry released its task's 250 units
+        ClaimLog reader = log("reader");
+        List<String> releases = new ArrayList<>();
+        for (long seq = 0;; seq++) {
+            Claim c = reader.read(seq);
+            if (c == null) {
+                break;
+            }
+            if (c.releases()) {
+                releases.add("t" + c.task() + " a" + c.attempt() + " releases " + c.units());
+            }
+        }
+        assertEquals(List.of("t1 a1 releases 250"), releases);
+    }
+
+    @Test
+    void unitsARetryReleasesWhenTheOtherMapsHaveEndedItHashesItself() throws Exception {
+        WorkPlan plan = plan(20, 2, 1e6);
+        AtomicLong now = new AtomicLong(1_000);
+        WorkStream killed = new WorkStream(log("t1a0"), plan, 1, 0, 1e6, now::get);
+        List<Long> lost = new ArrayList<>();
+        expand(killed.next(), lost);
+        assertEquals(units(2, 5), lost, "half of a half share of the 18 units of the pool");
+        List<Long> task0 = drain(new WorkStream(log("t0a0"), plan, 0, 0, 1e6, now::get));
+        assertEquals(units(7, 13), task0);
+        WorkStream retry = new WorkStream(log("t1a1"), plan, 1, 1, 1e6, now::get);
+        retry.earlierAttemptsEnded();
+        assertEquals(lost, drain(retry), "released, nobody else left to take them: the retry claims them again");
+        assertEquals(1f, retry.progress());
+    }
+
     @Test
     void twoAttemptsOfATaskEachHashAllOfItsUnits() throws Exception {
         WorkPlan plan = plan(300, 2, 1e6);
