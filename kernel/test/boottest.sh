@@ -93,6 +93,7 @@ mkdir -p "$ROOT/bin" "$ROOT/lib/modules" "$ROOT/dev" "$ROOT/proc" \
 	"$ROOT/sys" "$ROOT/tmp"
 cp "$BUSYBOX" "$ROOT/bin/busybox"
 cp test/init.sh "$ROOT/init"
+cp test/expect.sh "$ROOT/expect.sh"
 chmod 755 "$ROOT/init"
 cp "$OUT/tree/fpgamr.ko" "$OUT/tree/test/fpgamr_sim.ko" "$OUT/fpgamr_test" "$ROOT/"
 case $UIO in

@@ -58,11 +58,7 @@ mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 exec </dev/console >/dev/console 2>&1
 
-P=0
-F=0
-ok() { P=$((P + 1)); echo "ok - $*"; }
-nok() { F=$((F + 1)); echo "not ok - $*"; }
-expect() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+. /expect.sh
 expect_fail() { d=$1; shift; if "$@" 2>/dev/null; then nok "$d"; else ok "$d"; fi; }
 attr() { cat /sys/class/misc/fpgamr-dma*/device/"$1" 2>/dev/null; }
 logged() { dmesg | grep -q "$1"; }

@@ -8,9 +8,8 @@
 #   growpart, python3 (for Ansible), and this folder's files/ (first boot, DHCP, u-boot-menu's
 #   settings, the kernel hook that installs the board's DTB beside each kernel).
 #
-# Everything runs under QEMU user emulation in a chroot on tmpfs (a 32-bit program under QEMU on a
-# 64-bit host cannot list ext4 directories), inside a private mount namespace. The result is a
-# zstd tarball; the caller caches it by its inputs. Needs root.
+# Everything runs under QEMU user emulation in a chroot on tmpfs (chroot.sh). The result is a zstd
+# tarball; the caller caches it by its inputs. Needs root.
 #
 #   KVER       the armmp release (build/armhf/kver of armhf-sysroot.sh)
 #   KDEBS      the folder of that release's .debs (build/armhf/debs)
@@ -26,36 +25,24 @@ fail() { echo "image root: $*" >&2; exit 1; }
 packages=(systemd-sysv systemd-resolved udev kmod initramfs-tools u-boot-menu openssh-server
   python3 cloud-guest-utils fdisk e2fsprogs dkms sudo ca-certificates)
 
-if [ -z "${FPGAMR_IMAGE_NS:-}" ]; then
-  exec env FPGAMR_IMAGE_NS=1 unshare -m --propagation private "$0" "$@"
-fi
-
-r=$(mktemp -d /dev/shm/fpgamr-image-root.XXXXXX)
-cleanup() {
-  for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
-  rm -rf "$r"
-}
-trap cleanup EXIT
+stage=root
+. "$(dirname "$0")/chroot.sh"
 log=$(dirname "$out")/root.log
 : >"$log"
-tar -C "$r" -xpf "$ARMHF_TAR" || fail "cannot unpack $ARMHF_TAR"
-mount -t proc proc "$r/proc"
-mount --rbind /dev "$r/dev"
-mount -t sysfs sysfs "$r/sys"
-cp /etc/resolv.conf "$r/etc/resolv.conf"
+chroot_open "$ARMHF_TAR"
 echo fpgamr-de10 >"$r/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tfpgamr-de10\n' >"$r/etc/hosts"
-# no service starts inside the chroot while packages install
-printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
-chmod 755 "$r/usr/sbin/policy-rc.d"
 
 # u-boot-menu's settings and the DTB hook first, so the kernel's install writes the right
 # extlinux.conf (--force-confold keeps these settings over the package's); the DTB itself is the
 # image's (assemble.sh), not the root's
 install -D -m 0644 "$FILES/u-boot" "$r/etc/default/u-boot"
 install -D -m 0755 "$FILES/zy-fpgamr-dtb" "$r/etc/kernel/postinst.d/zy-fpgamr-dtb"
+# the initramfs with the board's root modules only (MODULES=list), in place before the kernel's
+# install makes it: MODULES=most under user emulation took over 20 minutes (files/initramfs-modules)
+install -D -m 0644 "$FILES/initramfs-modules" "$r/etc/initramfs-tools/modules"
+install -D -m 0644 "$FILES/initramfs-list.conf" "$r/etc/initramfs-tools/conf.d/fpgamr-list"
 
-run() { chroot "$r" env DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 "$@"; }
 mkdir -p "$r/tmp/kdebs"
 debs=()
 for d in "$KDEBS"/*.deb; do
@@ -87,8 +74,5 @@ run systemctl enable fpgamr-firstboot.service systemd-networkd.service systemd-r
 echo 'root:fpgamr' | run chpasswd
 run chage -d 0 root
 
-rm -f "$r/usr/sbin/policy-rc.d" "$r/etc/resolv.conf"
-ln -s ../run/systemd/resolve/stub-resolv.conf "$r/etc/resolv.conf"
-for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
-tar --zstd --one-file-system -cpf "$out.part" -C "$r" . && mv "$out.part" "$out"
+chroot_close "$out"
 echo "image root: armmp $KVER, ${#packages[@]} packages, in $out"

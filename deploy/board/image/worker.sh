@@ -22,25 +22,10 @@ fail() { echo "image worker: $*" >&2; exit 1; }
 ANSIBLE_PLAYBOOK=${ANSIBLE_PLAYBOOK:-/usr/bin/ansible-playbook}
 [ -x "$ANSIBLE_PLAYBOOK" ] || fail "no $ANSIBLE_PLAYBOOK (bin/install-deps --test installs Debian's ansible)"
 
-if [ -z "${FPGAMR_IMAGE_NS:-}" ]; then
-  exec env FPGAMR_IMAGE_NS=1 unshare -m --propagation private "$0" "$@"
-fi
-
-r=$(mktemp -d /dev/shm/fpgamr-image-worker.XXXXXX)
-cleanup() {
-  for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
-  rm -rf "$r"
-}
-trap cleanup EXIT
+stage=worker
+. "$(dirname "$0")/chroot.sh"
 log=$(dirname "$out")/worker.log
-tar --zstd -C "$r" -xpf "$in" || fail "cannot unpack $in"
-mount -t proc proc "$r/proc"
-mount --rbind /dev "$r/dev"
-mount -t sysfs sysfs "$r/sys"
-rm -f "$r/etc/resolv.conf"
-cp /etc/resolv.conf "$r/etc/resolv.conf"
-printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
-chmod 755 "$r/usr/sbin/policy-rc.d"
+chroot_open "$in"
 
 extra=(-e "ansible_host=$r" -e "fpga_kernel_release=$KVER" -e "fpgamr_stage_dir=$STAGE"
   -e "fpgamr_src=$REPO")
@@ -55,10 +40,8 @@ ko=$(find "$r/lib/modules/$KVER" -name 'fpgamr.ko*' | head -n 1)
 [ -n "$ko" ] || fail "DKMS built no fpgamr.ko for $KVER in the image"
 echo "image worker: DKMS built ${ko#"$r"}"
 
-for m in dev/pts dev proc sys; do umount -l "$r/$m" 2>/dev/null || true; done
-rm -f "$r/usr/sbin/policy-rc.d" "$r"/etc/ssh/ssh_host_* "$r/etc/resolv.conf" "$r/var/lib/dbus/machine-id"
-ln -s ../run/systemd/resolve/stub-resolv.conf "$r/etc/resolv.conf"
+rm -f "$r"/etc/ssh/ssh_host_* "$r/var/lib/dbus/machine-id"
 echo uninitialized >"$r/etc/machine-id"
 rm -rf "$r"/var/lib/apt/lists/* "$r"/var/cache/apt/*.bin "$r"/var/log/*.log "$r"/var/log/apt/* "$r"/tmp/* "$r"/root/.ansible
-tar --zstd --one-file-system -cpf "$out.part" -C "$r" . && mv "$out.part" "$out"
+chroot_close "$out"
 echo "image worker: the board's root in $out"

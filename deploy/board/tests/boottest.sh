@@ -44,6 +44,7 @@ rm -f "$out/root.img"
 
 # the test disk: this init, the image's doctor, kernel/'s test device and node model
 cp "$here/guest-init.sh" "$out/disk/init"
+cp "$here/../../../kernel/test/expect.sh" "$out/disk/"
 cp "$here/node-doctor.sh" "$KARM/tree/test/fpgamr_sim.ko" "$KARM/node-sim" "$out/disk/"
 mkfs.ext4 -q -L fpgamr-test -d "$out/disk" "$out/test.img" 64M
 

@@ -11,11 +11,7 @@ kver=$(sed -n 's/.*fpgamr_kver=\([^ ]*\).*/\1/p' /proc/cmdline)
 mount -t tmpfs tmpfs /tmp
 exec </dev/console >/dev/console 2>&1
 
-P=0
-F=0
-ok() { P=$((P + 1)); echo "ok - $*"; }
-nok() { F=$((F + 1)); echo "not ok - $*"; }
-expect() { d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else nok "$d"; fi; }
+. $T/expect.sh
 
 echo "FPGAMR-IMAGE-BOOT-START $(uname -r) $(uname -m)"
 expect "the image's kernel runs: $kver" test "$(uname -r)" = "$kver"
