@@ -29,7 +29,7 @@ final class BalanceSection {
         c.line("Per point (mean ± sd over its runs): the straggler, the last node's last map end minus the earliest node's (measured: "
             + "the tasks' own clocks), beside the map stage; and the share of the values each node type's engines hashed (as the "
             + "engines counted them, mean over the runs). \"stream\": the maps claimed work units sized by their speed while they ran; "
-            + "\"static\": equal splits. A simulated FPGA's share is the simulation's.");
+            + "\"static\": equal splits. A simulated FPGA's share is the simulation's, an emulated node's times QEMU's (each point says so).");
         c.line();
         c.line("| point | balance | runs | straggler [s] | t_map [s] | straggler / t_map | values by node type and engine |");
         c.line("|---|---|---|---|---|---|---|");
@@ -37,7 +37,8 @@ final class BalanceSection {
             List<ResultRow> rs = c.runs(p.id()).stream().filter(r -> r.balance() != null).toList();
             double straggler = stat(rs, ResultRow::stragglerS).mean();
             double map = stat(rs, ResultRow::mapS).mean();
-            c.line("| " + p.id() + " | " + rs.get(0).balance() + " | " + rs.size() + " | " + fmt(stat(rs, ResultRow::stragglerS)) + " | "
+            // the label: an emulated node's straggler and shares are QEMU's, a simulated FPGA's the simulation's
+            c.line("| " + p.id() + Cells.label(rs) + " | " + rs.get(0).balance() + " | " + rs.size() + " | " + fmt(stat(rs, ResultRow::stragglerS)) + " | "
                 + fmt(stat(rs, ResultRow::mapS)) + " | " + (map > 0 ? String.format(Locale.ROOT, "%.1f%%", 100 * straggler / map) : "") + " | "
                 + shares(rs) + " |");
         }

@@ -160,7 +160,10 @@ final class Cells {
         if (s.n() == 0) {
             return "";
         }
-        return declared(rs) ? BigDecimal.valueOf(s.mean()).stripTrailingZeros().toPlainString() + " (declared)" : fmt(s);
+        // a run's mean power is its energy over its time, so a declared 35 W comes back as 35.00000000000001: twelve
+        // significant figures give the stated number back and drop the floating-point rest
+        return declared(rs) ? new BigDecimal(s.mean()).round(new MathContext(12, RoundingMode.HALF_EVEN)).stripTrailingZeros().toPlainString()
+            + " (declared)" : fmt(s);
     }
 
     /** {@code v} rounded to {@code digits} significant figures, trailing zeros kept up to them, no exponent. */
