@@ -258,10 +258,17 @@ static int fpgamr_check_id(struct fpgamr_dev *fdev)
 			fdev->design_id, FPGAMR_DESIGN_ID);
 		return -ENODEV;
 	}
-	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR) {
+	/*
+	 * the map's major, and no lower minor: a 3.0 design's ABORT can leave a
+	 * search running for ever (a full match ring never acknowledged), so
+	 * its device would be wedged by the first job that tries
+	 */
+	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR ||
+	    (fdev->regmap_version & 0xffff) < FPGAMR_REGMAP_MINOR) {
 		dev_err(fdev->dev,
-			"register map version 0x%08x, need major %u\n",
-			fdev->regmap_version, FPGAMR_REGMAP_MAJOR);
+			"register map version 0x%08x, need %u.%u or a later %u.x\n",
+			fdev->regmap_version, FPGAMR_REGMAP_MAJOR,
+			FPGAMR_REGMAP_MINOR, FPGAMR_REGMAP_MAJOR);
 		return -ENODEV;
 	}
 	return 0;

@@ -484,7 +484,8 @@ static int check_regmap(doctor *d)
             id, FPGAMR_DESIGN_ID);
         return -1;
     }
-    if (v >> 16 != FPGAMR_REGMAP_MAJOR) {
+    /* the map's major and no lower minor, as the drivers (3.0's ABORT can leave a search running for ever) */
+    if (v >> 16 != FPGAMR_REGMAP_MAJOR || (v & 0xFFFF) < FPGAMR_REGMAP_MINOR) {
         say("FAIL", "regmap",
             "the device's register map is %u.%u, this driver's is %u.%u: the design and the software come from different releases; "
             "load the design built with this release (hdl/), or install the software of the design's",

@@ -128,7 +128,8 @@ final class UioAccelerator extends Accelerator {
         }
         RegisterMap map = RegisterMap.current();  // hdl/regmap/md5acc.json, as every reader
         if (!map.speaks(i.regmapVersion())) {
-            return String.format("register map version 0x%08x of %s is not %d.x", i.regmapVersion(), name, map.major());
+            return String.format("register map version 0x%08x of %s is not %d.%d or a later %d.x", i.regmapVersion(), name,
+                map.major(), map.minor(), map.major());
         }
         if (!Files.exists(devRoot.resolve(i.uio()))) {
             return "no device node " + devRoot.resolve(i.uio());

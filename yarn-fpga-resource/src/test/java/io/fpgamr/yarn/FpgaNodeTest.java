@@ -391,7 +391,7 @@ class FpgaNodeTest {
 
         Files.writeString(dev.resolve("regmap_version"), "0x00020000\n");
         hw.check(node.designs(), 60_000);
-        assertEquals("register map version 0x00020000 of " + rec.get("platform") + " is not " + map.major() + ".x",
+        assertEquals("register map version 0x00020000 of " + rec.get("platform") + " is not " + map.major() + "." + map.minor() + " or a later " + map.major() + ".x",
             hw.problem());
     }
 
