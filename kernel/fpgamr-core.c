@@ -133,6 +133,13 @@ FPGAMR_ATTR_RO(coherent, "%d", fdev->coherent);
 FPGAMR_ATTR_RO(buffers_in_use, "%ld", atomic_long_read(&fdev->buffers));
 FPGAMR_ATTR_RO(bytes_in_use, "%ld", atomic_long_read(&fdev->bytes));
 
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return fpgamr_state_show(dev_get_drvdata(dev), buf);
+}
+static DEVICE_ATTR_RO(state);
+
 static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_design_id.attr,
 	&dev_attr_regmap_version.attr,
@@ -141,6 +148,7 @@ static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_coherent.attr,
 	&dev_attr_buffers_in_use.attr,
 	&dev_attr_bytes_in_use.attr,
+	&dev_attr_state.attr,
 	NULL
 };
 

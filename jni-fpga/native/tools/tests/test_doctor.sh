@@ -83,6 +83,15 @@ run oldminor 1 --device vsim:pipelines=4,regmap=$MAJ.$((MIN - 1)) --values 4096
 lines oldminor 7
 has oldminor "FAIL: regmap: the device's register map is $MAJ.$((MIN - 1)), this driver's is $MAJ.$MIN: the design and the software come from different releases; load the design built with this release (hdl/), or install the software of the design's"
 
+# a simulated device its driver left wedged (state=: the vsim bus's counterpart of fpgamr.ko's sysfs `state`)
+echo "wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x00000011)" > "$T/state"
+run wedged 1 --device vsim:pipelines=4,state=$T/state --values 4096
+lines wedged 7
+has wedged "FAIL: device: the simulated device is wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x00000011) ($T/state): it takes no job until its model is loaded again (the NodeManager's recovery does it)"
+has wedged "skip: regmap: not checked: the device is wedged"
+echo idle > "$T/state"
+run unwedged 0 --device vsim:pipelines=4,state=$T/state --values 4096
+
 # the interrupt never reaches the host: that layer fails, the DMA round trip is polled and passes
 run irq 1 --device vsim:pipelines=4,fault=irq_lost@1,timeout_ms=1000 --values 4096
 lines irq 7

@@ -26,8 +26,11 @@ import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
 final class UioAccelerator extends Accelerator {
     static final String UIO_NAME = "fpgamr-md5";
 
-    /** What sysfs says about one fpgamr UIO device. */
-    record Info(String uio, String platformDevice, int major, int minor, String designId, long regmapVersion) {
+    /**
+     * What sysfs says about one fpgamr UIO device; {@code state} is the module's {@code state}
+     * attribute (idle, running, or "wedged: REASON"), null from a module without it.
+     */
+    record Info(String uio, String platformDevice, int major, int minor, String designId, long regmapVersion, String state) {
     }
 
     private final Path sysfsRoot;
@@ -77,9 +80,10 @@ final class UioAccelerator extends Accelerator {
             Path dev = uioDir.resolve("device").toRealPath();
             String[] mm = attr(uioDir.resolve("dev")).split(":");
             String regmap = attr(dev.resolve("regmap_version"));
+            Path state = dev.resolve("state");
             return new Info(uioDir.getFileName().toString(), dev.getFileName().toString(), Integer.parseInt(mm[0]),
                 Integer.parseInt(mm[1]), DesignPackage.normalizeDesignId(attr(dev.resolve("design_id"))),
-                Long.decode(regmap));
+                Long.decode(regmap), Files.exists(state) ? attr(state) : null);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -133,6 +137,11 @@ final class UioAccelerator extends Accelerator {
         }
         if (!Files.exists(devRoot.resolve(i.uio()))) {
             return "no device node " + devRoot.resolve(i.uio());
+        }
+        // the module's word: a device that did not stop a job takes none until it is probed again
+        // (the FPGA reprogrammed, which the recovery's reload through the loader does, or the module reloaded)
+        if (i.state() != null && i.state().startsWith("wedged")) {
+            return i.state();
         }
         return null;
     }
