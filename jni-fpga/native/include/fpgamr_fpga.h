@@ -51,7 +51,7 @@
  *                stop times out after 5 s, the device is wedged (state=)
  *                and every later job gets FPGAMR_EIO
  *   (and regmap=MAJOR[.MINOR]: the device reports that register map
- *   version, which the driver refuses at open unless MAJOR is its own)
+ *   version, which the driver refuses at open unless MAJOR is its own and MINOR no lower)
  * These two and regmap= are the board's broken wiring, for fpgamr-doctor's
  * tests (tools/fpgamr-doctor.c).
  * values_done of a failing call counts the batches done before the fault.

@@ -149,7 +149,7 @@ public final class DeviceSpec {
      */
     public record Fault(Kind kind, long batch) {
         public enum Kind {
-            DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL;
+            DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL, WEDGE;
 
             String key() {
                 return name().toLowerCase(Locale.ROOT);
@@ -158,7 +158,7 @@ public final class DeviceSpec {
 
         public Fault {
             if (kind == null || batch < 1) {
-                throw new IllegalArgumentException("fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K with K >= 1");
+                throw new IllegalArgumentException("fault must be dma_error@K, hang@K, drop@K, irq_lost@K, dma_stall@K or wedge@K with K >= 1");
             }
         }
 
@@ -179,7 +179,7 @@ public final class DeviceSpec {
                 }
             }
             if (kind == null || batch < 1) {
-                throw new IllegalArgumentException("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K (K >= 1: the "
+                throw new IllegalArgumentException("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K, dma_stall@K or wedge@K (K >= 1: the "
                         + "device batch, counted from 1), got '" + v + "'");
             }
             return new Fault(kind, batch);
