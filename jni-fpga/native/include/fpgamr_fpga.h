@@ -46,7 +46,7 @@
  *   dma_stall@K  from batch K on the device's memory answers no handshake:
  *                a hash batch never completes until the driver aborts it
  *                (FPGAMR_ETIMEDOUT); a search without hits moves no data
- *   wedge@K      as dma_stall, but an ABORT does not release the memory (a
+ *   wedge@K      the memory takes the requests and answers none, whatever ABORT (a
  *                search gets an all-hit filter, so it writes): the driver's
  *                stop times out after 5 s, the device is wedged (state=)
  *                and every later job gets FPGAMR_EIO

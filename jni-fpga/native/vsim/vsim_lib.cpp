@@ -14,9 +14,9 @@
 // The next START undoes what dma_error changed. Two faults are the board's broken wiring, in force
 // from job K on: the interrupt line never reaches the host (irq_lost: the jobs complete, STATUS says
 // so), or the memory answers no AXI handshake (dma_stall: every DMA job waits, until the host aborts
-// it, for a port that is not enabled). A fault the host cannot undo: from job K on the memory answers
-// no handshake and an ABORT does not release it (wedge: a bus that hangs, so the job's bursts never
-// drain and the device never goes idle; a search job gets an all-hit filter, so that it writes),
+// it, for a port that is not enabled). A fault the host cannot undo: from job K on the memory takes
+// requests and answers none (wedge: a bus that hangs, so the job's bursts never drain and no ABORT
+// brings the device to idle; a search job gets an all-hit filter, so that it writes),
 // what a driver's stop must survive by marking the device wedged. Option regmap=MAJOR.MINOR makes REGMAP_VERSION read so: a
 // design built for another register map.
 #include <atomic>
@@ -165,10 +165,12 @@ void before_start(fpgamr_vsim *v)
     }
     ++v->starts;
     if (v->fault == fpgamr_vsim::IRQ_LOST && v->starts >= v->fault_job) v->irq_cut = true;
-    if ((v->fault == fpgamr_vsim::DMA_STALL || v->fault == fpgamr_vsim::WEDGE) && v->starts >= v->fault_job) {
+    if (v->fault == fpgamr_vsim::DMA_STALL && v->starts >= v->fault_job) {
         sim->set_stall(100);  // no ready, no valid on the memory side
-        v->stalled = v->fault == fpgamr_vsim::DMA_STALL;  // a wedge's stall outlives any ABORT
+        v->stalled = true;
     }
+    // a bus that takes the job's requests and never answers: its bursts cannot drain, whatever ABORT
+    if (v->fault == fpgamr_vsim::WEDGE && v->starts >= v->fault_job) sim->set_hang(true);
     if (v->starts != v->fault_job) return;
     switch (v->fault) {
     case fpgamr_vsim::DMA_ERROR:
