@@ -103,10 +103,16 @@ static void keep_wedged(vsim_ctx *x)
 static int job_stop(vsim_ctx *x)
 {
     if (!x->job_live) return 0;
+    if (x->wedged) return -1;  /* waited once: its buffers stay, as the kernel's */
     if (x->reg_read(x->v, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK)
         x->reg_write(x->v, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
-    for (int ms = 0; !job_idle(x); ms++) {
-        if (ms >= STOP_TIMEOUT_MS) {
+    /* 5 s of the wall clock, as the kernel's readl_poll_timeout: a model that keeps ticking on a
+     * loaded machine makes each 1 ms sleep much longer */
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (!job_idle(x)) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= STOP_TIMEOUT_MS) {
             x->wedged = 1;
             keep_wedged(x);
             return -1;
