@@ -198,62 +198,6 @@ static void test_faults(unsigned p)
     free(dig);
 }
 
-/* wedge@1 with state=: a job that never stops (the memory hangs, ABORT
- * changes nothing) times out; closing the device waits the driver's 5 s
- * for it and marks it wedged in its state file, as the kernel's sysfs
- * `state` says it; the next opener's job is refused with EIO until the file
- * says otherwise (the NodeManager's reload of the model writes "idle") */
-static void test_wedge(unsigned p)
-{
-    char state[512], spec[1024], err[512] = "";
-    snprintf(state, sizeof state, "%s/fpgamr-vsim-state-%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
-    FILE *f = fopen(state, "w");
-    CHECK(f && fputs("idle\n", f) >= 0 && fclose(f) == 0, "state file %s", state);
-    snprintf(spec, sizeof spec, "vsim:pipelines=%u,batch=4096,timeout_ms=%d,state=%s,fault=wedge@1", p, FAULTY_TIMEOUT_MS, state);
-    uint64_t done = 0;
-    uint8_t *dig = malloc(16 * 4096);
-    fpgamr_dev *d = fpgamr_open(spec, err, sizeof err);
-    CHECK(d != NULL, "open %s: %s", spec, err);
-    if (!d || !dig) {
-        free(dig);
-        return;
-    }
-    int rc = fpgamr_hash_range(d, 0, 4096, 4, dig, &done);
-    CHECK(rc == FPGAMR_ETIMEDOUT && done == 0, "wedge@1 hash: rc %d, done %llu: %s", rc, (unsigned long long)done,
-          fpgamr_last_error(d));
-    double t0 = now_ms();
-    fpgamr_close(d);
-    double ms = now_ms() - t0;
-    char line[256] = "";
-    f = fopen(state, "r");
-    CHECK(f && fgets(line, sizeof line, f), "state readable");
-    if (f) fclose(f);
-    CHECK(ms >= 5000 && !strncmp(line, "wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x",
-                                 strlen("wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x")),
-          "wedged after %.0f ms: %s", ms, line);
-    /* the next opener: a fresh model, but the device's state says wedged */
-    snprintf(spec, sizeof spec, "vsim:pipelines=%u,batch=4096,timeout_ms=%d,state=%s", p, FAULTY_TIMEOUT_MS, state);
-    d = fpgamr_open(spec, err, sizeof err);
-    CHECK(d != NULL, "reopen: %s", err);
-    if (d) {
-        rc = fpgamr_hash_range(d, 0, 4096, 4, dig, &done);
-        CHECK(rc == FPGAMR_EIO && strstr(fpgamr_last_error(d), "did not stop a job"), "wedged device's job: rc %d: %s", rc,
-              fpgamr_last_error(d));
-        fpgamr_close(d);
-    }
-    f = fopen(state, "w");
-    CHECK(f && fputs("idle\n", f) >= 0 && fclose(f) == 0, "state reset");
-    d = fpgamr_open(spec, err, sizeof err);
-    if (d) {
-        rc = fpgamr_hash_range(d, 0, 4096, 4, dig, &done);
-        CHECK(rc == 0 && done == 4096 && check_range(dig, 0, 4096, 4) == 0, "after the reload: rc %d: %s", rc,
-              fpgamr_last_error(d));
-        fpgamr_close(d);
-    }
-    unlink(state);
-    free(dig);
-}
-
 /* The vsim bus as the kernel driver: user space reaches the user page only;
  * a job names buffers of this bus, aligned, inside them, on an idle device;
  * freeing a running job's buffer stops the device first. The job is held
@@ -567,7 +511,6 @@ int main(int argc, char **argv)
     }
 
     test_faults(p);
-    if (p == 1) test_wedge(p);  /* 5 s of the driver's stop: once */
     test_kernel_part(p);
     test_foreign_lock_file(p);
 

@@ -246,54 +246,6 @@ class FpgaNodeTest {
         assertFalse(node.faultReported("c5", Files.createDirectories(tmp.resolve("work-c5"))), "no report, no fault");
     }
 
-    /**
-     * A job that jams its simulated device (the device's own fault hook: from its first job the
-     * memory answers nothing and an ABORT does not release it) and reports nothing, as a killed
-     * jammer would not: its driver's stop times out when the engine closes and keeps "wedged" in the
-     * device's state file, where the health round reads it; the device leaves the offer until its
-     * recovery loads the model again (the simulated reprogramming, which writes "idle"), and then
-     * the next job on it finds exactly its match.
-     */
-    @Test
-    void aSimulatedDeviceItsDriverLeftWedgedLeavesTheOfferUntilItsModelIsLoadedAgain() throws Exception {
-        Configuration c = conf(1);
-        c.setLong(FpgaConf.RECOVERY_MS, 60_000);
-        FpgaNode node = FpgaNode.discover(c);
-        DesignPackage p1 = DesignPackage.createVsim(tmp.resolve("p1.zip"), 1, FpgaEngine.packagedModel(1));
-        String target = "096822475dd517c1089f4b58c7f346ef"; // MD5 of 0x123 in 4 bytes
-        Accelerator a = node.byId(run(node, "c1", p1));
-        Path state = a.stateDir.resolve(VsimAccelerator.STATE);
-        assertEquals("idle\n", Files.readString(state), "a loaded model is idle");
-        assertTrue(a.spec().contains(",state=" + state), a.spec());
-        Files.writeString(a.stateDir.resolve(VsimAccelerator.OPTIONS), "timeout_ms=300,fault=wedge@1\n");
-        Map<String, String> env = Map.of(FpgaContainer.DEVICE_ENV, a.spec());
-        try (Md5Engine e = Engines.open(EngineSpec.fpga(null).inContainer(env), 1)) {
-            assertThrows(FpgaDeviceException.class, () -> e.searchRange(0, 1 << 19, 4, TargetSet.of(target)));
-        }
-        node.release("c1", "exited");
-        String st = Files.readString(state).strip();
-        assertTrue(st.startsWith("wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x"), st);
-        assertTrue(a.healthy(), "no fault report: only the health round can tell");
-
-        node.checkAll();
-        assertEquals(st, a.problem());
-        assertEquals(0, node.healthyCount(), "not offered");
-        assertTrue(node.allocate(node.yarnDevices(), 1, env("c2", p1)).isEmpty(), "no container");
-        node.checkAll();
-        assertEquals(1, events(a, "unhealthy").size(), "one event while it stays out");
-
-        Files.delete(a.stateDir.resolve(VsimAccelerator.OPTIONS));
-        a.markUnhealthy(a.problem(), 0); // its recovery time has come
-        node.checkAll();
-        assertEquals(1, node.healthyCount(), "its model loaded again: back in the offer");
-        assertEquals("idle\n", Files.readString(state));
-        Accelerator back = node.byId(run(node, "c3", p1));
-        try (Md5Engine e = Engines.open(EngineSpec.fpga(DeviceSpec.parse(back.spec())), 1)) {
-            assertEquals(1, e.searchRange(0, 1 << 19, 4, TargetSet.of(target)).length);
-        }
-        assertEquals(1, events(a, "healthy").size());
-    }
-
     @Test
     void aContainerThatNamesNoDesignGetsTheNodesOwnModelNeverAPreviousJobs() throws Exception {
         FpgaNode without = FpgaNode.discover(conf(2));
