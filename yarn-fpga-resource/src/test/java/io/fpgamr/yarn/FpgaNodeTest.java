@@ -111,7 +111,9 @@ class FpgaNodeTest {
         assertEquals(0, a, "blank devices by id");
         Accelerator dev0 = node.byId(0);
         assertEquals(p4.sha256(), dev0.loaded().sha256());
-        assertEquals("vsim:pipelines=4,lib=" + dev0.stateDir.resolve("model.so") + ",lock=" + dev0.stateDir.resolve("lock"), dev0.spec());
+        assertEquals("vsim:pipelines=4,lib=" + dev0.stateDir.resolve("model.so") + ",lock=" + dev0.stateDir.resolve("lock")
+            + ",state=" + dev0.stateDir.resolve("state"), dev0.spec());
+        assertEquals("idle\n", Files.readString(dev0.stateDir.resolve("state")), "a loaded model is idle");
         assertEquals("model with four pipelines", Files.readString(dev0.stateDir.resolve("model.so")));
         int b = run(node, "c2", p1);
         assertEquals(1, b, "vsim0 is held: the other one");
