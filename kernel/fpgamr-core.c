@@ -133,6 +133,13 @@ FPGAMR_ATTR_RO(coherent, "%d", fdev->coherent);
 FPGAMR_ATTR_RO(buffers_in_use, "%ld", atomic_long_read(&fdev->buffers));
 FPGAMR_ATTR_RO(bytes_in_use, "%ld", atomic_long_read(&fdev->bytes));
 
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return fpgamr_state_show(dev_get_drvdata(dev), buf);
+}
+static DEVICE_ATTR_RO(state);
+
 static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_design_id.attr,
 	&dev_attr_regmap_version.attr,
@@ -141,6 +148,7 @@ static struct attribute *fpgamr_attrs[] = {
 	&dev_attr_coherent.attr,
 	&dev_attr_buffers_in_use.attr,
 	&dev_attr_bytes_in_use.attr,
+	&dev_attr_state.attr,
 	NULL
 };
 
@@ -258,10 +266,17 @@ static int fpgamr_check_id(struct fpgamr_dev *fdev)
 			fdev->design_id, FPGAMR_DESIGN_ID);
 		return -ENODEV;
 	}
-	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR) {
+	/*
+	 * the map's major, and no lower minor: a 3.0 design's ABORT can leave a
+	 * search running for ever (a full match ring never acknowledged), so
+	 * its device would be wedged by the first job that tries
+	 */
+	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR ||
+	    (fdev->regmap_version & 0xffff) < FPGAMR_REGMAP_MINOR) {
 		dev_err(fdev->dev,
-			"register map version 0x%08x, need major %u\n",
-			fdev->regmap_version, FPGAMR_REGMAP_MAJOR);
+			"register map version 0x%08x, need %u.%u or a later %u.x\n",
+			fdev->regmap_version, FPGAMR_REGMAP_MAJOR,
+			FPGAMR_REGMAP_MINOR, FPGAMR_REGMAP_MAJOR);
 		return -ENODEV;
 	}
 	return 0;

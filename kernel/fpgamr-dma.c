@@ -337,16 +337,43 @@ static int fpgamr_job_stop(struct fpgamr_dev *fdev)
 					 USEC_PER_MSEC, FPGAMR_STOP_TIMEOUT_US);
 	}
 	if (ret) {
-		dev_err(fdev->dev,
-			"the device did not stop its job (JOBS_STARTED 0x%08x of 0x%08x, STATUS 0x%08x): its buffers stay allocated, no more jobs\n",
-			readl(regs + FPGAMR_REG_JOBS_STARTED), fdev->job.seq,
-			readl(regs + FPGAMR_REG_STATUS));
+		snprintf(fdev->wedged_why, sizeof(fdev->wedged_why),
+			 "the device did not stop its job within %lu ms (JOBS_STARTED 0x%08x of 0x%08x, STATUS 0x%08x)",
+			 (unsigned long)(FPGAMR_STOP_TIMEOUT_US / USEC_PER_MSEC),
+			 readl(regs + FPGAMR_REG_JOBS_STARTED), fdev->job.seq,
+			 readl(regs + FPGAMR_REG_STATUS));
+		dev_err(fdev->dev, "%s: its buffers stay allocated, no more jobs\n",
+			fdev->wedged_why);
 		fdev->wedged = true;
 		memset(&fdev->job, 0, sizeof(fdev->job));
 		return -EIO;
 	}
 	fpgamr_job_retire(fdev);
 	return 0;
+}
+
+/*
+ * sysfs `state`: "idle", "running" (a job the device has not finished, or
+ * one being started or stopped), or "wedged: REASON" (a job it did not stop;
+ * no more jobs until the device is probed again).  The NodeManager's health
+ * check and fpgamr doctor read it.  The attribute exists only while the
+ * registers are mapped (probe creates it last, removal drops it first); a
+ * reader never waits for a stop (up to 5 s) behind job_lock.
+ */
+ssize_t fpgamr_state_show(struct fpgamr_dev *fdev, char *buf)
+{
+	ssize_t n;
+
+	if (!mutex_trylock(&fdev->job_lock))
+		return sysfs_emit(buf, "running\n");
+	if (fdev->wedged)
+		n = sysfs_emit(buf, "wedged: %s\n", fdev->wedged_why);
+	else if (fdev->job.owner && !fpgamr_job_idle(fdev))
+		n = sysfs_emit(buf, "running\n");
+	else
+		n = sysfs_emit(buf, "idle\n");
+	mutex_unlock(&fdev->job_lock);
+	return n;
 }
 
 /* removal: stop whatever runs (fdev->lock held for writing) */

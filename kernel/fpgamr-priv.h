@@ -57,7 +57,9 @@ struct fpgamr_job {
  *		under @lock)
  * @job:	the job last started (under @job_lock)
  * @wedged:	the device did not stop a job: its buffers stay allocated and
- *		no job is started any more
+ *		no job is started any more, until the device is probed again
+ *		(the FPGA reprogrammed, or the module reloaded)
+ * @wedged_why: what it did not do, for sysfs `state` (under @job_lock)
  * @bus_bytes:	the device's data bus in bytes (DESIGN_PARAMS)
  * @min_width:	smallest message width (DESIGN_PARAMS)
  * @max_width:	largest message width
@@ -74,6 +76,7 @@ struct fpgamr_dev {
 	struct mutex job_lock;
 	struct fpgamr_job job;
 	bool wedged;
+	char wedged_why[128];
 	u32 bus_bytes;
 	u32 min_width;
 	u32 max_width;
@@ -104,5 +107,6 @@ unsigned int fpgamr_sync_align(void);
 int fpgamr_dma_register(struct fpgamr_dev *fdev);
 void fpgamr_dma_unregister(struct fpgamr_dev *fdev);
 void fpgamr_job_stop_all(struct fpgamr_dev *fdev);
+ssize_t fpgamr_state_show(struct fpgamr_dev *fdev, char *buf);
 
 #endif /* FPGAMR_PRIV_H */

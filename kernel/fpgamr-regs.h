@@ -4,8 +4,8 @@
 
 #define FPGAMR_DESIGN_ID 0x4D443541u
 #define FPGAMR_REGMAP_MAJOR 3u
-#define FPGAMR_REGMAP_MINOR 0u
-#define FPGAMR_REGMAP_VERSION 0x00030000u
+#define FPGAMR_REGMAP_MINOR 1u
+#define FPGAMR_REGMAP_VERSION 0x00030001u
 #define FPGAMR_WINDOW_BYTES 8192u
 /* the clock the design is built for (MHz): the default of the modelled device time */
 #define FPGAMR_CLOCK_MHZ 85u
@@ -22,7 +22,7 @@
 /* DESIGN_ID (ro): Design identifier, ASCII 'MD5A'. Fixed contract: never changes. */
 #define FPGAMR_REG_DESIGN_ID 0x000u
 
-/* REGMAP_VERSION (ro): Register map version: major<<16 | minor. Drivers refuse a different major. */
+/* REGMAP_VERSION (ro): Register map version: major<<16 | minor. Drivers refuse a different major, and a lower minor than their own (a 3.0 design's ABORT can leave a search running for ever: see CTRL.ABORT). */
 #define FPGAMR_REG_REGMAP_VERSION 0x004u
 #define FPGAMR_REGMAP_VERSION_MINOR_SHIFT 0u
 #define FPGAMR_REGMAP_VERSION_MINOR_MASK 0x0000FFFFu

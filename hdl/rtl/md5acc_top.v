@@ -189,6 +189,15 @@ module md5acc_top #(
     // error -> stop -> the generator's issue -> the read FIFO's pop (10.59 ns)
     reg stop;
     always @(posedge clk) stop <= !(rst || launch) && (abort_lat || rd_err || wr_err);
+    // ABORT also drops the search's pending hits (register map 3.1): the hit
+    // FIFO is held clear until the next launch, so a match writer waiting for
+    // a MATCH_ACK that never comes (a full ring: a job with an all-ones filter
+    // and a small MATCH_CAP) takes no more records, finishes the one in
+    // flight (its burst was issued) and the job completes. Only ABORT: after a
+    // DMA error the kernel's stop writes ABORT anyway, and until then the
+    // records already found still reach the ring.
+    reg drop;
+    always @(posedge clk) drop <= !(rst || launch) && abort_lat;
 
     // ------------------------------------------------------------------
     // read DMA (hash path input): ceil(count * slot / BUS_B) beats
@@ -298,7 +307,7 @@ module md5acc_top #(
     wire [63:0] rec_value;
     wire [127:0] rec_digest;
     md5acc_hits #(.NPIPE(NPIPE)) u_hits (
-        .clk(clk), .rst(rst), .clr(launch), .in_hit(hit), .in_value(hit_value), .in_digest(hit_digest),
+        .clk(clk), .rst(rst), .clr(launch || drop), .in_hit(hit), .in_value(hit_value), .in_digest(hit_digest),
         .room(hits_room), .empty(hits_empty), .out_valid(rec_valid), .out_ready(rec_ready),
         .out_value(rec_value), .out_digest(rec_digest));
 

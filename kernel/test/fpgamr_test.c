@@ -1159,6 +1159,7 @@ static void test_submit(volatile uint32_t *win)
 	/* the device takes it and runs */
 	WREG(win, JOBS_STARTED) = ++started;
 	WREG(win, STATUS) = FPGAMR_STATUS_BUSY_MASK;
+	expect_attr("state", "running");
 	expect_err(submit(fd, FPGAMR_JOB_HASH, 4, 1, a.handle, 0, b.handle, 0, 0),
 		   EBUSY, "SUBMIT while the device runs a job");
 	expect_err(submit(fd2, FPGAMR_JOB_SEARCH, 4, 1, 0, 0, c.handle, 0, 4),
@@ -1183,6 +1184,7 @@ static void test_submit(volatile uint32_t *win)
 	WREG(win, STATUS) = FPGAMR_STATUS_DONE_MASK | FPGAMR_STATUS_ABORTED_MASK;
 	pthread_join(th, NULL);
 	check(fc.ret == 0, "FREE returns once the device is idle");
+	expect_attr("state", "idle");
 	attr("buffers_in_use", during, sizeof(during));
 	check(atol(during) == atol(before) - 1, "then the buffer is freed (%s)",
 	      during);

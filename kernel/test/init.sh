@@ -306,7 +306,7 @@ if [ -n "$DT" ]; then
 	for f in name dev maps/map0/name maps/map0/size; do
 		echo "FPGAMR-SYSFS uio/$f=$(cat "$u/$f")"
 	done
-	for f in design_id regmap_version coherent uio_dev dma_dev; do
+	for f in design_id regmap_version coherent uio_dev dma_dev state; do
 		echo "FPGAMR-SYSFS device/$f=$(cat "$u/device/$f")"
 	done
 	/fpgamr_test regs

@@ -67,6 +67,10 @@ public:
     }
     // percent of cycles each AXI ready/valid is withheld
     void set_stall(int percent) { stall_ = percent; }
+    // a memory that takes requests (AR, AW) and never answers them (no R, W
+    // or B handshake): bursts the device issued can never drain, so no ABORT
+    // brings it to idle (jni-fpga's vsim fault=wedge)
+    void set_hang(bool on) { hang_ = on; }
 
     // ---- clock
     uint64_t cycles() const { return cycles_; }
@@ -83,9 +87,9 @@ public:
         // 1. drive slave outputs for this cycle
         bool arready = !stall();
         bool awready = !stall();
-        bool wready = !wr_bursts_.empty() && !stall();
+        bool wready = !hang_ && !wr_bursts_.empty() && !stall();
         bool rvalid = false;
-        if (!rd_bursts_.empty() && !stall()) {
+        if (!hang_ && !rd_bursts_.empty() && !stall()) {
             RdBurst &b = rd_bursts_.front();
             rvalid = true;
             uint64_t a = b.addr + (uint64_t)b.beat * BUS_BYTES;
@@ -100,7 +104,7 @@ public:
             top_->m_axi_rlast = b.beat == b.len;
         }
         top_->m_axi_rvalid = rvalid;
-        bool bvalid = !bq_.empty() && bq_.front().delay == 0 && !stall();
+        bool bvalid = !hang_ && !bq_.empty() && bq_.front().delay == 0 && !stall();
         top_->m_axi_bvalid = bvalid;
         top_->m_axi_bresp = bvalid ? (uint8_t)bq_.front().resp : 0;
         top_->m_axi_arready = arready;
@@ -296,6 +300,7 @@ private:
     std::deque<BResp> bq_;
     uint32_t rng_;
     int stall_ = 0;
+    bool hang_ = false;
     uint64_t cycles_ = 0;
     uint64_t proto_err_ = 0;
     std::string proto_msg_;

@@ -1,8 +1,9 @@
 """md5acc_top (2 pipelines, 256-bit bus) between cocotbext-axi's AXI4-Lite
 master and AXI RAM, random pauses on every channel of both buses: a hash job
 (digests against hashlib, DONE interrupt), a search job whose every value
-hits, its match ring drained on MATCH interrupts, and a reset in the middle
-of a batch followed by a clean job. The C++ Verilator bench
+hits, its match ring drained on MATCH interrupts, a jammed search (every
+value hits, a ring of two records, MATCH_ACK never written) that ABORT brings
+to idle, and a reset in the middle of a batch followed by a clean job. The C++ Verilator bench
 (tb_md5acc_top.cpp) is the fuller integration bench."""
 import os
 import random
@@ -113,6 +114,50 @@ async def hash_then_search_ring(dut):
     assert await acc.rd("STATUS") == C["STATUS_DONE_MASK"] and await acc.rd("DONE_LO") == count
     assert sorted(seen) == list(range(first, first + count)), "every value once through the ring"
     await acc.wr("IRQ_STATUS", 7)
+
+
+@cocotb.test()
+async def abort_a_jammed_search(dut):
+    """A job that jams the device on purpose (issue 39): an all-ones filter,
+    a ring of two records and no MATCH_ACK, so the match writer waits for
+    ever with its hit FIFO full. ABORT drops the pending hits: the device
+    goes idle (DONE and ABORTED, two records written), and the next search
+    sees only its own hits."""
+    init(dut)
+    acc = Acc(dut, 45)
+    await start(dut)
+    await acc.load_filter([], all_ones=True)
+    ring, cap, count = 0x30000, 2, 5000
+    await acc.launch(1, 4, start_v=0, count=count, dst=ring, cap=cap, irq=C["IRQ_STATUS_DONE_MASK"])
+    for _ in range(200):
+        if await acc.rd("STATUS") & C["STATUS_MATCH_FULL_MASK"]:
+            break
+    else:
+        raise AssertionError("the ring never filled")
+    await ClockCycles(dut.clk, 3000)
+    assert dut.busy.value and not dut.irq.value, "jammed: still running"
+    assert await acc.rd("MATCH_COUNT") == cap and await acc.rd("STATUS") == (
+        C["STATUS_BUSY_MASK"] | C["STATUS_MATCH_FULL_MASK"])
+    await acc.wr("CTRL", C["CTRL_ABORT_MASK"])
+    await acc.wait_irq(limit=2000)
+    assert not dut.busy.value
+    assert await acc.rd("STATUS") == C["STATUS_DONE_MASK"] | C["STATUS_ABORTED_MASK"]
+    assert await acc.rd("MATCH_COUNT") == cap, "the dropped hits were never written"
+    done = await acc.rd("DONE_LO")
+    assert cap <= done < count, "values done at the abort: %d" % done
+    recs = [acc.ram.read(ring + 32 * i, 32) for i in range(cap + 1)]
+    got = [int.from_bytes(r[0:8], "little") for r in recs[:cap]]
+    assert len(set(got)) == cap and max(got) < done, "two of the first values: %s" % got
+    assert [r[16:32] for r in recs[:cap]] == [md5(be(v, 4)) for v in got]
+    assert recs[cap] == bytes(32), "nothing written past the ring"
+    await acc.wr("IRQ_STATUS", 7)
+    # the next search on the same device: only its own hits, none of the aborted job's
+    first, count, ring, cap = 7000, 20, 0x38000, 32
+    await acc.launch(1, 4, start_v=first, count=count, dst=ring, cap=cap, irq=C["IRQ_STATUS_DONE_MASK"])
+    await acc.wait_irq()
+    assert await acc.rd("STATUS") == C["STATUS_DONE_MASK"] and await acc.rd("MATCH_COUNT") == count
+    seen = sorted(int.from_bytes(acc.ram.read(ring + 32 * i, 8), "little") for i in range(count))
+    assert seen == list(range(first, first + count))
 
 
 @cocotb.test()

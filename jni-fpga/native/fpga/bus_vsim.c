@@ -5,7 +5,12 @@
  * registers only through rd/wr; a job is checked against this bus's own
  * buffers (width, alignment, ranges, idle: what FPGAMR_IOC_SUBMIT checks)
  * before the bus writes the kernel page and START; a buffer of the running
- * job is freed only after the device was stopped and seen idle. */
+ * job is freed only after the device was stopped and seen idle. A device
+ * that does not stop is wedged, as the kernel's: no more jobs; with
+ * state=PATH the bus keeps that where the NodeManager reads it (the
+ * simulated counterpart of the kernel's sysfs `state`: "wedged: REASON",
+ * which the next opener honours too, until the NodeManager's reload of
+ * the model writes "idle"). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -32,6 +37,7 @@ typedef struct vsim_ctx {
     int job_live;
     uint32_t job_seq;           /* JOBS_STARTED once the device took its START */
     int wedged;
+    char state_path[4096];      /* state=: where the device's state is kept ("" : nowhere) */
     void *lib;
     fpgamr_vsim *v;
     int lock_fd;
@@ -78,16 +84,37 @@ static int job_idle(vsim_ctx *x)
     if (x->job_live && x->reg_read(x->v, FPGAMR_REG_JOBS_STARTED) != x->job_seq) return 0;
     return !(x->reg_read(x->v, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK);
 }
+/* the device's state at state=, written whole (a new file renamed over the
+ * old one), as the kernel's sysfs `state` says it: "wedged: REASON" */
+static void keep_wedged(vsim_ctx *x)
+{
+    if (!x->state_path[0]) return;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.%ld", x->state_path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) return;  /* the process's own refusal still holds; the NodeManager then sees the job's failure */
+    fprintf(f, "wedged: the device did not stop its job within %d ms (JOBS_STARTED 0x%08x of 0x%08x, STATUS 0x%08x)\n",
+            STOP_TIMEOUT_MS, x->reg_read(x->v, FPGAMR_REG_JOBS_STARTED), x->job_seq,
+            x->reg_read(x->v, FPGAMR_REG_STATUS));
+    if (fclose(f) != 0 || rename(tmp, x->state_path) != 0) unlink(tmp);
+}
 /* abort the running job and wait until the device is idle; 0, or -1 (the
  * device is wedged: its buffers are never freed) */
 static int job_stop(vsim_ctx *x)
 {
     if (!x->job_live) return 0;
+    if (x->wedged) return -1;  /* waited once: its buffers stay, as the kernel's */
     if (x->reg_read(x->v, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK)
         x->reg_write(x->v, FPGAMR_REG_CTRL, FPGAMR_CTRL_ABORT_MASK);
-    for (int ms = 0; !job_idle(x); ms++) {
-        if (ms >= STOP_TIMEOUT_MS) {
+    /* 5 s of the wall clock, as the kernel's readl_poll_timeout: a model that keeps ticking on a
+     * loaded machine makes each 1 ms sleep much longer */
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (!job_idle(x)) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= STOP_TIMEOUT_MS) {
             x->wedged = 1;
+            keep_wedged(x);
             return -1;
         }
         struct timespec ts = {0, 1000000};
@@ -295,6 +322,17 @@ int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t er
     if (rc) {
         v_close(x);
         return rc;
+    }
+
+    /* a device its last owner left wedged takes no job until the model is reloaded */
+    if (fpgamr_opt(spec, "state", x->state_path, sizeof x->state_path)) {
+        char st[16] = "";
+        FILE *f = fopen(x->state_path, "r");
+        if (f) {
+            if (!fgets(st, sizeof st, f)) st[0] = 0;
+            fclose(f);
+        }
+        x->wedged = strncmp(st, "wedged", 6) == 0;
     }
 
     snprintf(name, sizeof name, "libfpgamr-vsim-p%u.so", n);

@@ -226,9 +226,10 @@ fpgamr_dev *fpgamr_open_rc(const char *spec, int *rcp, char *err, size_t errlen)
         snprintf(err, errlen, "%s: design id 0x%08x, not an fpgamr MD5 accelerator (0x%08x)", d->bus.name, id,
                  FPGAMR_DESIGN_ID);
         rc = FPGAMR_ENODEV;
-    } else if ((d->version >> 16) != FPGAMR_REGMAP_MAJOR) {
-        snprintf(err, errlen, "%s: register map version %u.%u, driver speaks %u.x", d->bus.name, d->version >> 16,
-                 d->version & 0xFFFF, FPGAMR_REGMAP_MAJOR);
+    } else if ((d->version >> 16) != FPGAMR_REGMAP_MAJOR || (d->version & 0xFFFF) < FPGAMR_REGMAP_MINOR) {
+        /* a lower minor lacks what this release relies on (3.1: an ABORT that always ends the job) */
+        snprintf(err, errlen, "%s: register map version %u.%u, driver speaks %u.%u or a later %u.x", d->bus.name,
+                 d->version >> 16, d->version & 0xFFFF, FPGAMR_REGMAP_MAJOR, FPGAMR_REGMAP_MINOR, FPGAMR_REGMAP_MAJOR);
         rc = FPGAMR_ENODEV;
     } else if (!(d->params & FPGAMR_DESIGN_PARAMS_MODE_HASH_MASK) || !(d->params & FPGAMR_DESIGN_PARAMS_MODE_SEARCH_MASK)) {
         snprintf(err, errlen, "%s: design lacks the hash or search path (params 0x%08x)", d->bus.name, d->params);

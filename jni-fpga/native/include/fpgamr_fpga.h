@@ -12,14 +12,19 @@
  *                                    DMA buffers from /dev/fpgamr-dmaK,
  *                                    kernel/include/uapi/linux/fpgamr.h)
  *   "vsim:pipelines=N[,mhz=F][,stall=P][,seed=S][,lib=PATH][,lock=PATH]
- *        [,timeout_ms=T][,batch=B][,wait_ms=W][,fault=KIND@K][,regmap=M.N]"
+ *        [,state=PATH][,timeout_ms=T][,batch=B][,wait_ms=W][,fault=KIND@K][,regmap=M.N]"
  *                                    the Verilated model of the same HDL,
  *                                    libfpgamr-vsim-pN.so, found at lib=, in
  *                                    $FPGAMR_VSIM_DIR, beside the library
  *                                    holding this driver, or on the loader
  *                                    path; mhz (default: the design clock,
  *                                    the CLOCK_KHZ register) only scales the
- *                                    modelled device time.
+ *                                    modelled device time. state=PATH: the
+ *                                    file where the bus keeps the device's
+ *                                    state as the kernel's sysfs `state`
+ *                                    does ("wedged: REASON" once a job did
+ *                                    not stop; a wedged device takes no job
+ *                                    until the file says otherwise).
  *
  * Fault injection (vsim only: the simulated device is a test device, and
  * injecting faults is part of what it simulates; the real device's bus, uio,
@@ -41,8 +46,12 @@
  *   dma_stall@K  from batch K on the device's memory answers no handshake:
  *                a hash batch never completes until the driver aborts it
  *                (FPGAMR_ETIMEDOUT); a search without hits moves no data
+ *   wedge@K      the memory takes the requests and answers none, whatever ABORT (a
+ *                search gets an all-hit filter, so it writes): the driver's
+ *                stop times out after 5 s, the device is wedged (state=)
+ *                and every later job gets FPGAMR_EIO
  *   (and regmap=MAJOR[.MINOR]: the device reports that register map
- *   version, which the driver refuses at open unless MAJOR is its own)
+ *   version, which the driver refuses at open unless MAJOR is its own and MINOR no lower)
  * These two and regmap= are the board's broken wiring, for fpgamr-doctor's
  * tests (tools/fpgamr-doctor.c).
  * values_done of a failing call counts the batches done before the fault.

@@ -455,6 +455,18 @@ static int check_uio_nodes(const char *root, const char *node, char *dma, size_t
     return 0;
 }
 
+/* the device's state as its driver keeps it (fpgamr.ko's sysfs `state`, the
+ * vsim bus's state= file): 0, or -1 with a FAIL line when it is wedged (a
+ * job it did not stop: it takes none until `back` happens); a file that is
+ * not there says nothing (a module or a spec without it) */
+static int check_state(const char *path, const char *what, const char *back)
+{
+    char st[256];
+    if (read_line(path, st, sizeof st) != 0 || strncmp(st, "wedged", 6) != 0) return 0;
+    say("FAIL", "device", "%s is %s (%s): it takes no job until %s", what, st, path, back);
+    return -1;
+}
+
 /* ------------------------------------------------------------------ the device's registers */
 typedef struct doctor {
     fpgamr_bus bus;
@@ -484,7 +496,8 @@ static int check_regmap(doctor *d)
             id, FPGAMR_DESIGN_ID);
         return -1;
     }
-    if (v >> 16 != FPGAMR_REGMAP_MAJOR) {
+    /* the map's major and no lower minor, as the drivers (3.0's ABORT can leave a search running for ever) */
+    if (v >> 16 != FPGAMR_REGMAP_MAJOR || (v & 0xFFFF) < FPGAMR_REGMAP_MINOR) {
         say("FAIL", "regmap",
             "the device's register map is %u.%u, this driver's is %u.%u: the design and the software come from different releases; "
             "load the design built with this release (hdl/), or install the software of the design's",
@@ -806,6 +819,13 @@ int main(int argc, char **argv)
             rest("skip", "regmap", "not checked: the device nodes fail");
             return 1;
         }
+        char statef[4400];
+        const char *b = strrchr(node, '/');
+        snprintf(statef, sizeof statef, "%s/sys/class/uio/%s/device/state", root, b ? b + 1 : node);
+        if (check_state(statef, node, "the FPGA is reprogrammed or fpgamr.ko is reloaded (either probes it again)") != 0) {
+            rest("skip", "regmap", "not checked: the device is wedged");
+            return 1;
+        }
         rc = fpgamr_bus_uio_open(opts, &d.bus, err, sizeof err);
         if (rc == 0 || rc == FPGAMR_EBUSY)
             say("ok", "device", "%s (%s) and %s: read/write for this user, paired (FPGAMR_IOC_INFO)", node, FPGAMR_UIO_NAME, dma);
@@ -822,6 +842,12 @@ int main(int argc, char **argv)
         if (!fpgamr_opt(opts, "lock", lock, sizeof lock)) {
             const char *tmp = getenv("TMPDIR");
             snprintf(lock, sizeof lock, "%s/fpgamr-vsim-p%u.lock", tmp && *tmp ? tmp : "/tmp", n);
+        }
+        char statef[4096];
+        if (fpgamr_opt(opts, "state", statef, sizeof statef) &&
+            check_state(statef, "the simulated device", "its model is loaded again (the NodeManager's recovery does it)") != 0) {
+            rest("skip", "regmap", "not checked: the device is wedged");
+            return 1;
         }
         rc = fpgamr_bus_vsim_open(opts, &d.bus, err, sizeof err);
         if (rc == 0 || rc == FPGAMR_EBUSY)

@@ -41,6 +41,12 @@ unsigned fpgamr_vsim_pipelines(void);
  *                          handshake: a job that moves data never ends,
  *                          until the host writes ABORT (its bursts then
  *                          drain and it ends aborted): a port not enabled
+ *               wedge      from job K on, the memory takes the requests
+ *                          (AR, AW) and answers none, and no ABORT changes
+ *                          that (a search job also gets an all-hit filter,
+ *                          so that it writes): the job never ends, the
+ *                          driver's stop times out and marks the device
+ *                          wedged (the bus's state=, fpgamr_fpga.h)
  *   regmap=MAJOR[.MINOR]  REGMAP_VERSION reads so: a design of another
  *             register map (the driver refuses it at open)
  * Starts the clock thread. NULL on error, with a message in err. */

@@ -14,7 +14,10 @@
 // The next START undoes what dma_error changed. Two faults are the board's broken wiring, in force
 // from job K on: the interrupt line never reaches the host (irq_lost: the jobs complete, STATUS says
 // so), or the memory answers no AXI handshake (dma_stall: every DMA job waits, until the host aborts
-// it, for a port that is not enabled). Option regmap=MAJOR.MINOR makes REGMAP_VERSION read so: a
+// it, for a port that is not enabled). A fault the host cannot undo: from job K on the memory takes
+// requests and answers none (wedge: a bus that hangs, so the job's bursts never drain and no ABORT
+// brings the device to idle; a search job gets an all-hit filter, so that it writes),
+// what a driver's stop must survive by marking the device wedged. Option regmap=MAJOR.MINOR makes REGMAP_VERSION read so: a
 // design built for another register map.
 #include <atomic>
 #include <chrono>
@@ -54,7 +57,7 @@ struct fpgamr_vsim {
     int stall = 0;                  // the stall= option
 
     // fault injection: what the host last wrote, and the fault's state
-    enum Fault { NONE, DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL } fault = NONE;
+    enum Fault { NONE, DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL, WEDGE } fault = NONE;
     uint64_t fault_job = 0;      // K: the job (START) that goes wrong, from 1
     uint64_t starts = 0;         // STARTs since create
     uint32_t mode = 0, count_lo = 0, count_hi = 0, filter_addr = 0;
@@ -135,7 +138,7 @@ bool parse_fault(const char *v, fpgamr_vsim::Fault *kind, uint64_t *job)
 {
     static const struct { const char *name; fpgamr_vsim::Fault kind; } kinds[] = {
         {"dma_error@", fpgamr_vsim::DMA_ERROR}, {"hang@", fpgamr_vsim::HANG}, {"drop@", fpgamr_vsim::DROP},
-        {"irq_lost@", fpgamr_vsim::IRQ_LOST}, {"dma_stall@", fpgamr_vsim::DMA_STALL}};
+        {"irq_lost@", fpgamr_vsim::IRQ_LOST}, {"dma_stall@", fpgamr_vsim::DMA_STALL}, {"wedge@", fpgamr_vsim::WEDGE}};
     for (const auto &k : kinds) {
         size_t n = strlen(k.name);
         if (strncmp(v, k.name, n) != 0) continue;
@@ -166,17 +169,22 @@ void before_start(fpgamr_vsim *v)
         sim->set_stall(100);  // no ready, no valid on the memory side
         v->stalled = true;
     }
+    // a bus that takes the job's requests and never answers: its bursts cannot drain, whatever ABORT
+    if (v->fault == fpgamr_vsim::WEDGE && v->starts >= v->fault_job) sim->set_hang(true);
     if (v->starts != v->fault_job) return;
     switch (v->fault) {
     case fpgamr_vsim::DMA_ERROR:
-        for (uint64_t b : v->regions) sim->set_region_resp(b, 2);  // SLVERR
+    case fpgamr_vsim::WEDGE:
+        if (v->fault == fpgamr_vsim::DMA_ERROR) {
+            for (uint64_t b : v->regions) sim->set_region_resp(b, 2);  // SLVERR
+            v->undo = true;
+        }
         if (((v->mode & FPGAMR_MODE_OP_MASK) >> FPGAMR_MODE_OP_SHIFT) == FPGAMR_OP_SEARCH) {
             // a search job touches memory only to write match records: make every value hit
             sim->reg_write(FPGAMR_REG_FILTER_ADDR, 0);
             for (size_t i = 0; i < sizeof v->filter / sizeof v->filter[0]; i++)
                 sim->reg_write(FPGAMR_REG_FILTER_DATA, 0xFFFFFFFFu);
         }
-        v->undo = true;
         break;
     case fpgamr_vsim::DROP: {  // the device is told half the values: its DONE shows it
         uint64_t n = (uint64_t)v->count_hi << 32 | v->count_lo;
@@ -235,7 +243,7 @@ fpgamr_vsim *fpgamr_vsim_create(const char *opts, char *err, size_t errlen)
     const char *fault = opt(opts, "fault");
     if (fault && !parse_fault(fault, &v->fault, &v->fault_job)) {
         if (err && errlen)
-            snprintf(err, errlen, "vsim: bad fault option (want fault=dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K, K >= 1)");
+            snprintf(err, errlen, "vsim: bad fault option (want fault=dma_error@K, hang@K, drop@K, irq_lost@K, dma_stall@K or wedge@K, K >= 1)");
         delete v;
         return nullptr;
     }

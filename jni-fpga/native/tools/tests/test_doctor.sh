@@ -14,6 +14,10 @@ T=$(mktemp -d)
 holder=
 trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null; rm -rf "$T"' EXIT
 export FPGAMR_VSIM_DIR=$B TMPDIR=$T
+# this release's register map, from the generated header (the doctor's lines print it)
+H=$(dirname "$0")/../../include/fpgamr_regs.h
+MAJ=$(sed -n 's/^#define FPGAMR_REGMAP_MAJOR \([0-9]*\)u$/\1/p' "$H")
+MIN=$(sed -n 's/^#define FPGAMR_REGMAP_MINOR \([0-9]*\)u$/\1/p' "$H")
 fails=0
 n=0
 
@@ -62,7 +66,7 @@ lines healthy 7
 has healthy "n/a: module: a simulated device (vsim) has no kernel module"
 has healthy "n/a: devicetree: a simulated device has no device tree node"
 has healthy "n/a: device: a simulated device (the Verilated design, 4 pipelines) has no device nodes"
-has healthy "ok: regmap: 3.0, this driver's 3.0 (DESIGN_ID \"MD5A\")"
+has healthy "ok: regmap: $MAJ.$MIN, this driver's $MAJ.$MIN (DESIGN_ID \"MD5A\")"
 starts healthy "ok: design: 4 pipelines, 256-bit bus, 85 MHz clock, messages of 1..8 bytes (DESIGN_PARAMS 0x"
 starts healthy "ok: interrupt: a 64-value search job ended by its interrupt after "
 starts healthy "ok: dma: 4096 values hashed by the device through its DMA ("
@@ -71,9 +75,22 @@ grep -q "^ok: dma: .*every digest equal to the CPU kernel's (.*)$" "$T/healthy.o
 # a design of another register map
 run regmap 1 --device vsim:pipelines=4,regmap=2.7 --values 4096
 lines regmap 7
-has regmap "FAIL: regmap: the device's register map is 2.7, this driver's is 3.0: the design and the software come from different releases; load the design built with this release (hdl/), or install the software of the design's"
+has regmap "FAIL: regmap: the device's register map is 2.7, this driver's is $MAJ.$MIN: the design and the software come from different releases; load the design built with this release (hdl/), or install the software of the design's"
 has regmap "skip: design: not checked: the register map fails"
 has regmap "skip: dma: not checked: the register map fails"
+# the same major, a lower minor: 3.0's ABORT can leave a search running for ever (issue 39)
+run oldminor 1 --device vsim:pipelines=4,regmap=$MAJ.$((MIN - 1)) --values 4096
+lines oldminor 7
+has oldminor "FAIL: regmap: the device's register map is $MAJ.$((MIN - 1)), this driver's is $MAJ.$MIN: the design and the software come from different releases; load the design built with this release (hdl/), or install the software of the design's"
+
+# a simulated device its driver left wedged (state=: the vsim bus's counterpart of fpgamr.ko's sysfs `state`)
+echo "wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x00000011)" > "$T/state"
+run wedged 1 --device vsim:pipelines=4,state=$T/state --values 4096
+lines wedged 7
+has wedged "FAIL: device: the simulated device is wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x00000011) ($T/state): it takes no job until its model is loaded again (the NodeManager's recovery does it)"
+has wedged "skip: regmap: not checked: the device is wedged"
+echo idle > "$T/state"
+run unwedged 0 --device vsim:pipelines=4,state=$T/state --values 4096
 
 # the interrupt never reaches the host: that layer fails, the DMA round trip is polled and passes
 run irq 1 --device vsim:pipelines=4,fault=irq_lost@1,timeout_ms=1000 --values 4096

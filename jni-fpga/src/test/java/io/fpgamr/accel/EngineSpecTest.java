@@ -83,8 +83,8 @@ class EngineSpecTest {
         assertMessage("device option lib applies to vsim devices only, not uio", "fpga:uio:/dev/uio0,lib=/x.so");
         assertMessage("uio device spec must name the UIO node", "fpga:uio:");
         assertMessage("device option 'mhz' is not key=value", "fpga:vsim:mhz");
-        assertMessage("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K", "fpga:vsim:fault=melt@1");
-        assertMessage("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K", "fpga:vsim:fault=hang@0");
+        assertMessage("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K, dma_stall@K or wedge@K", "fpga:vsim:fault=melt@1");
+        assertMessage("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K, dma_stall@K or wedge@K", "fpga:vsim:fault=hang@0");
         assertMessage("device option regmap must be a register map version MAJOR[.MINOR], got '3.x'", "fpga:vsim:regmap=3.x");
         assertMessage("device option regmap applies to vsim devices only, not uio", "fpga:uio:/dev/uio0,regmap=2");
         IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> DeviceSpec.parse(" "));

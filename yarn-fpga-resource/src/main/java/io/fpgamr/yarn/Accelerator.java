@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Properties;
 import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One accelerator of this node: its identity for YARN, the design it holds, its health, and its
@@ -24,6 +26,7 @@ import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
  * when that passes.
  */
 abstract class Accelerator {
+    private static final Logger LOG = LoggerFactory.getLogger(Accelerator.class);
     static final String DESIGN_FILE = "design.properties";
     static final String LOG_FILE = "device.log";
 
@@ -285,6 +288,10 @@ abstract class Accelerator {
     synchronized void markUnhealthy(String why, long recoveryMs) {
         nextRecoveryMs = System.currentTimeMillis() + recoveryMs;
         if (!why.equals(problem)) {
+            // one line in the NodeManager's log when the device leaves YARN's offer (not again while it stays out)
+            if (problem == null) {
+                LOG.warn("{} leaves the FPGA offer: {}", name, why);
+            }
             problem = why;
             log("unhealthy", "reason=" + why);
         }
@@ -319,6 +326,7 @@ abstract class Accelerator {
             p = "recovery failed: " + e.getMessage();
         }
         if (p == null) {
+            LOG.info("{} is back in the FPGA offer (was: {})", name, problem);
             problem = null;
             log("healthy");
         } else {

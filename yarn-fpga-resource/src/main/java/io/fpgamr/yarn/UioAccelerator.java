@@ -28,8 +28,11 @@ import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
 final class UioAccelerator extends Accelerator {
     static final String UIO_NAME = "fpgamr-md5";
 
-    /** What sysfs says about one fpgamr UIO device. */
-    record Info(String uio, String platformDevice, int major, int minor, String designId, long regmapVersion) {
+    /**
+     * What sysfs says about one fpgamr UIO device; {@code state} is the module's {@code state}
+     * attribute (idle, running, or "wedged: REASON"), null from a module without it.
+     */
+    record Info(String uio, String platformDevice, int major, int minor, String designId, long regmapVersion, String state) {
     }
 
     private final Path sysfsRoot;
@@ -87,9 +90,10 @@ final class UioAccelerator extends Accelerator {
             Path dev = uioDir.resolve("device").toRealPath();
             String[] mm = attr(uioDir.resolve("dev")).split(":");
             String regmap = attr(dev.resolve("regmap_version"));
+            Path state = dev.resolve("state");
             return new Info(uioDir.getFileName().toString(), dev.getFileName().toString(), Integer.parseInt(mm[0]),
                 Integer.parseInt(mm[1]), DesignPackage.normalizeDesignId(attr(dev.resolve("design_id"))),
-                Long.decode(regmap));
+                Long.decode(regmap), Files.exists(state) ? attr(state) : null);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -138,10 +142,16 @@ final class UioAccelerator extends Accelerator {
         }
         RegisterMap map = RegisterMap.current();  // hdl/regmap/md5acc.json, as every reader
         if (!map.speaks(i.regmapVersion())) {
-            return String.format("register map version 0x%08x of %s is not %d.x", i.regmapVersion(), name, map.major());
+            return String.format("register map version 0x%08x of %s is not %d.%d or a later %d.x", i.regmapVersion(), name,
+                map.major(), map.minor(), map.major());
         }
         if (!Files.exists(devRoot.resolve(i.uio()))) {
             return "no device node " + devRoot.resolve(i.uio());
+        }
+        // the module's word: a device that did not stop a job takes none until it is probed again
+        // (the FPGA reprogrammed, which the recovery's reload through the loader does, or the module reloaded)
+        if (i.state() != null && i.state().startsWith("wedged")) {
+            return i.state();
         }
         return null;
     }

@@ -1,5 +1,6 @@
 package io.fpgamr.yarn;
 
+import io.fpgamr.accel.AtomicFiles;
 import io.fpgamr.accel.NativeArtifacts;
 import io.fpgamr.accel.fpga.DeviceSpec;
 import io.fpgamr.accel.design.DesignPackage;
@@ -8,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 import org.apache.hadoop.yarn.server.nodemanager.api.deviceplugin.Device;
 
@@ -27,6 +29,12 @@ final class VsimAccelerator extends Accelerator {
     static final String MODEL = "model.so";
     static final String LOCK = "lock";
     static final String OPTIONS = "options";
+    /**
+     * The device's state as its driver keeps it (the vsim bus's {@code state=}, the counterpart of
+     * the kernel's sysfs {@code state}): "wedged: REASON" once a container's job did not stop;
+     * a load of the model (the simulated reprogramming) writes "idle".
+     */
+    static final String STATE = "state";
 
     private final String nodeOptions;
     /** The platform of the containers that load the model ({@link FpgaConf#CONTAINER_PLATFORM}). */
@@ -55,7 +63,8 @@ final class VsimAccelerator extends Accelerator {
             throw new IOException(name + " holds no design");
         }
         DeviceSpec d = DeviceSpec.vsim(l.pipelines()).withLib(stateDir.resolve(MODEL))
-            .with(DeviceSpec.Option.LOCK, stateDir.resolve(LOCK).toString());
+            .with(DeviceSpec.Option.LOCK, stateDir.resolve(LOCK).toString())
+            .with(DeviceSpec.Option.STATE, stateDir.resolve(STATE).toString());
         Path own = stateDir.resolve(OPTIONS);
         String ownOptions = Files.isRegularFile(own)
             ? Files.readString(own, StandardCharsets.UTF_8).strip().lines().findFirst().orElse("") : "";
@@ -78,6 +87,15 @@ final class VsimAccelerator extends Accelerator {
         Path model = stateDir.resolve(MODEL);
         design.extract(design.modelEntry(), model);
         String modelSha = DesignPackage.sha256(model);
+        // a fresh model: whatever a container's job left the last one in is gone; the containers'
+        // driver (their user, under the LinuxContainerExecutor) must be able to say "wedged" again
+        Path state = stateDir.resolve(STATE);
+        AtomicFiles.write(state, "idle\n".getBytes(StandardCharsets.US_ASCII));
+        try {
+            Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rw-rw-rw-"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: the NodeManager's own containers share its user
+        }
         synchronized (this) {
             verifiedKey = key(model);
         }
@@ -88,6 +106,10 @@ final class VsimAccelerator extends Accelerator {
     synchronized String probe() {
         if (!Files.isDirectory(stateDir)) {
             return "state directory " + stateDir + " is gone";
+        }
+        String state = state();
+        if (state != null && state.startsWith("wedged")) {
+            return state;
         }
         Loaded l = loaded();
         if (l == null) {
@@ -111,6 +133,15 @@ final class VsimAccelerator extends Accelerator {
             return null;
         } catch (IOException e) {
             return "cannot read the installed model: " + e.getMessage();
+        }
+    }
+
+    /** The first line of the device's state file, null when there is none. */
+    private String state() {
+        try {
+            return Files.readString(stateDir.resolve(STATE), StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -111,7 +111,9 @@ class FpgaNodeTest {
         assertEquals(0, a, "blank devices by id");
         Accelerator dev0 = node.byId(0);
         assertEquals(p4.sha256(), dev0.loaded().sha256());
-        assertEquals("vsim:pipelines=4,lib=" + dev0.stateDir.resolve("model.so") + ",lock=" + dev0.stateDir.resolve("lock"), dev0.spec());
+        assertEquals("vsim:pipelines=4,lib=" + dev0.stateDir.resolve("model.so") + ",lock=" + dev0.stateDir.resolve("lock")
+            + ",state=" + dev0.stateDir.resolve("state"), dev0.spec());
+        assertEquals("idle\n", Files.readString(dev0.stateDir.resolve("state")), "a loaded model is idle");
         assertEquals("model with four pipelines", Files.readString(dev0.stateDir.resolve("model.so")));
         int b = run(node, "c2", p1);
         assertEquals(1, b, "vsim0 is held: the other one");
@@ -395,9 +397,23 @@ class FpgaNodeTest {
         assertEquals(Integer.parseInt(mm[0]), hw.yarnDevice().getMajorNumber());
         assertEquals(Integer.parseInt(mm[1]), hw.yarnDevice().getMinorNumber());
 
+        // the module's `state`: a device that did not stop a job leaves the offer, and comes back
+        // when the module says idle again (probed again: the FPGA reprogrammed, or the module reloaded)
+        String wedged = "wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000007 of 0x00000007, STATUS 0x00000011)";
+        Files.writeString(dev.resolve("state"), wedged + "\n");
+        hw.check(node.designs(), 0);
+        assertEquals(wedged, hw.problem());
+        assertEquals(0, node.healthyCount(), "not offered");
+        assertFalse(hw.yarnDevice().isHealthy());
+        Files.writeString(dev.resolve("state"), "idle\n");
+        hw.check(node.designs(), 0);
+        assertTrue(hw.healthy(), "idle again: back in the offer");
+        assertEquals(1, events(hw, "unhealthy").size());
+        assertEquals(1, events(hw, "healthy").size());
+
         Files.writeString(dev.resolve("regmap_version"), "0x00020000\n");
         hw.check(node.designs(), 60_000);
-        assertEquals("register map version 0x00020000 of " + rec.get("platform") + " is not " + map.major() + ".x",
+        assertEquals("register map version 0x00020000 of " + rec.get("platform") + " is not " + map.major() + "." + map.minor() + " or a later " + map.major() + ".x",
             hw.problem());
     }
 

@@ -20,7 +20,8 @@ import java.util.OptionalLong;
  *       {@code wait_ms} (how long an opener waits for a device another process owns, default 0);
  *   <li>vsim only: {@code pipelines} (1..64, default 1), {@code stall} (percent of AXI cycles
  *       withheld), {@code seed}, {@code lib} (the model library), {@code lock} (the ownership lock
- *       file), {@code fault} (an injected fault, {@link Fault}), {@code regmap} (MAJOR[.MINOR]: the
+ *       file), {@code state} (the file where the driver keeps the device's state, as the kernel's
+ *       sysfs {@code state}: "wedged: REASON" once a job did not stop), {@code fault} (an injected fault, {@link Fault}), {@code regmap} (MAJOR[.MINOR]: the
  *       register map version the device reports, a design of another map; the driver refuses it).
  * </ul>
  * An unknown option, one the bus does not take, or a malformed value is an
@@ -51,7 +52,8 @@ public final class DeviceSpec {
         FAULT("fault", Bus.VSIM),
         REGMAP("regmap", Bus.VSIM),
         LIB("lib", Bus.VSIM),
-        LOCK("lock", Bus.VSIM);
+        LOCK("lock", Bus.VSIM),
+        STATE("state", Bus.VSIM);
 
         private final String key;
         private final Bus only;
@@ -147,7 +149,7 @@ public final class DeviceSpec {
      */
     public record Fault(Kind kind, long batch) {
         public enum Kind {
-            DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL;
+            DMA_ERROR, HANG, DROP, IRQ_LOST, DMA_STALL, WEDGE;
 
             String key() {
                 return name().toLowerCase(Locale.ROOT);
@@ -156,7 +158,7 @@ public final class DeviceSpec {
 
         public Fault {
             if (kind == null || batch < 1) {
-                throw new IllegalArgumentException("fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K with K >= 1");
+                throw new IllegalArgumentException("fault must be dma_error@K, hang@K, drop@K, irq_lost@K, dma_stall@K or wedge@K with K >= 1");
             }
         }
 
@@ -177,7 +179,7 @@ public final class DeviceSpec {
                 }
             }
             if (kind == null || batch < 1) {
-                throw new IllegalArgumentException("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K or dma_stall@K (K >= 1: the "
+                throw new IllegalArgumentException("device option fault must be dma_error@K, hang@K, drop@K, irq_lost@K, dma_stall@K or wedge@K (K >= 1: the "
                         + "device batch, counted from 1), got '" + v + "'");
             }
             return new Fault(kind, batch);

@@ -33,9 +33,13 @@ public record RegisterMap(String designId, int major, int minor, int windowBytes
         return CURRENT;
     }
 
-    /** Whether a device reporting {@code regmapVersion} (major &lt;&lt; 16 | minor) speaks this map. */
+    /**
+     * Whether a device reporting {@code regmapVersion} (major &lt;&lt; 16 | minor) speaks this map:
+     * the same major, and no lower minor (a lower one lacks what this release relies on: 3.0's
+     * ABORT can leave a search running for ever).
+     */
     public boolean speaks(long regmapVersion) {
-        return (regmapVersion >>> 16) == major;
+        return (regmapVersion >>> 16) == major && (regmapVersion & 0xFFFF) >= minor;
     }
 
     /** The version as REGMAP_VERSION and sysfs hold it: major &lt;&lt; 16 | minor. */

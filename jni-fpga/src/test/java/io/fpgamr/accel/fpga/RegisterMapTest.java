@@ -40,11 +40,12 @@ class RegisterMapTest {
     }
 
     @Test
-    void aDeviceOfAnotherMajorIsNotSpoken() {
+    void aDeviceOfAnotherMajorOrALowerMinorIsNotSpoken() {
         RegisterMap m = RegisterMap.current();
         assertTrue(m.speaks(m.version()));
         assertTrue(m.speaks(m.version() + 7));
         assertFalse(m.speaks((long) (m.major() - 1) << 16));
+        assertFalse(m.speaks(m.version() - 1), "a lower minor (3.0: its ABORT can jam)");
         assertFalse(m.speaks((long) (m.major() + 1) << 16));
     }
 
