@@ -26,6 +26,10 @@ expect "node-sim and the image's doctor exit 0" test "$(cat /tmp/doctor.rc)" = 0
 expect "modprobe fpgamr (the image's modprobe, its depmod) bound the node" \
 	test -e /sys/bus/platform/drivers/fpgamr-md5/ff200000.md5acc
 expect "doctor: module loaded" grep -q "^ok: module: fpgamr.ko loaded" /tmp/doctor.log
+# the board's layers, read from the node model's FPGA manager and reset manager pages
+expect "doctor: the FPGA in user mode" grep -q "^ok: fpga: FPGA in user mode" /tmp/doctor.log
+expect "doctor: the lightweight bridge out of reset" grep -q "^ok: bridge: lightweight HPS-to-FPGA bridge out of reset (brgmodrst 0x00000000)" /tmp/doctor.log
+expect "doctor: the FPGA-to-SDRAM port enabled, as wide as the design's bus" grep -q "^ok: port: FPGA-to-SDRAM port enabled (fpgaportrst 0x000003ff, " /tmp/doctor.log
 expect "doctor: the device-tree node" grep -q '^ok: devicetree: node /.*, compatible "fpgamr,md5-accel-1.0"$' /tmp/doctor.log
 expect "doctor: the UIO and DMA nodes" grep -q "^ok: device: /dev/uio[0-9]* (fpgamr-md5) and /dev/fpgamr-dma[0-9]*" /tmp/doctor.log
 expect "doctor: register map 3" grep -q "^ok: regmap: 3\.[0-9]*, this driver's 3\." /tmp/doctor.log
@@ -33,8 +37,8 @@ expect "doctor: the design, from the RTL" grep -q "^ok: design: [1-9][0-9]* pipe
 expect "doctor: the interrupt delivered" grep -q "^ok: interrupt: " /tmp/doctor.log
 expect "doctor: the DMA round trip equals the CPU kernel" \
 	grep -q "^ok: dma: 4096 values hashed by the device through its DMA (.*), every digest equal to the CPU kernel's" /tmp/doctor.log
-expect "doctor: seven layers, every one ok, none FAIL" \
-	test "$(grep -c '^ok: ' /tmp/doctor.log)" = 7 -a "$(grep -c '^FAIL: ' /tmp/doctor.log)" = 0
+expect "doctor: ten layers, every one ok, none FAIL" \
+	test "$(grep -c '^ok: ' /tmp/doctor.log)" = 10 -a "$(grep -c '^FAIL: ' /tmp/doctor.log)" = 0
 expect "no BUG, WARNING or Oops in the kernel log" \
 	sh -c '! dmesg | grep -E "BUG:|WARNING:|Oops|Call Trace"'
 
