@@ -96,6 +96,12 @@ public final class WorkStream {
     /** Values handed out so far, and since when: this map's own speed. */
     private long valuesOut;
     private long beganMs = -1;
+    /**
+     * Time this attempt spent waiting for the others (below), left out of its measured speed: counted
+     * in, a waiting map's speed would fall as it waits, and the time after which it stops waiting for
+     * others that claim no more (twice its unit's time) would grow as fast as it waits.
+     */
+    private long waitedMs;
     private long lastOthersClaimMs;
 
     /**
@@ -173,7 +179,9 @@ public final class WorkStream {
             }
             long units = claimSize(left);
             if (units == 0) {
+                long t = clock.getAsLong();
                 Thread.sleep(POLL_MS);
+                waitedMs += clock.getAsLong() - t;
                 continue;
             }
             if (units > 0 && !free.isEmpty()) {
@@ -280,8 +288,9 @@ public final class WorkStream {
     /** This map's values/s: measured once it has hashed for a while, else the plan's. */
     double speed() {
         long now = clock.getAsLong();
-        if (beganMs >= 0 && now - beganMs >= 50 && valuesOut > 0) {
-            return valuesOut * 1000.0 / (now - beganMs);
+        long busyMs = now - beganMs - waitedMs;
+        if (beganMs >= 0 && busyMs >= 50 && valuesOut > 0) {
+            return valuesOut * 1000.0 / busyMs;
         }
         if (givenSpeed > 0) {
             return givenSpeed;
