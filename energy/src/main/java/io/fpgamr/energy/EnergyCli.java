@@ -245,7 +245,9 @@ public final class EnergyCli {
             stop.countDown();
         }, "fpgamr-exporter-stop"));
         err.println("fpgamr energy exporter: " + cfg.node() + " (" + cfg.nodeType() + ") on http://" + cfg.bind() + ":" + e.port()
-            + "/metrics, spool " + cfg.exporterSpool() + ", "
+            + "/metrics, spool " + cfg.exporterSpool() + " ("
+            + (cfg.resourceManager() == null ? "any writer's progress, no resourcemanager set" : "each job's from its owner in YARN at " + cfg.resourceManager())
+            + "), "
             + (r.none() ? "no power source" : "sources " + String.join(", ", r.found().stream().map(PowerSource::kind).toList())));
         stop.await();
         return 0;

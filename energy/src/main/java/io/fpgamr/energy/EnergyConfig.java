@@ -51,6 +51,9 @@ public final class EnergyConfig {
             Setting.of("exporter.bind", "--bind", Setting.TEXT, "the address the exporter listens on").withDefault("0.0.0.0").in(Scope.EXPORTER),
             Setting.of("exporter.port", "--port", Setting.integer(0, 65535), "the exporter's port (0: any free one)").withDefault(9464L)
                 .in(Scope.EXPORTER),
+            Setting.of("exporter.resourcemanager", "--resourcemanager", Setting.matching("https?://[^\\s/]+/?", "http://HOST:PORT"),
+                "YARN's ResourceManager (web address): the exporter shows a job's progress only from files its submitter owns; "
+                    + "default: from any writer of the spool").in(Scope.EXPORTER),
             Setting.of("exporter.retain_hours", "--retain-hours", Setting.integer(1, 24 * 31), "how long the exporter keeps samples")
                 .withDefault(24L).in(Scope.EXPORTER)));
         for (SourceKind k : Discovery.KINDS) {
@@ -189,6 +192,11 @@ public final class EnergyConfig {
 
     public int port() {
         return (int) values.integer("exporter.port");
+    }
+
+    /** The ResourceManager whose word binds each progress file to its job's owner, or null: none, any writer is taken. */
+    public java.net.URI resourceManager() {
+        return values.has("exporter.resourcemanager") ? java.net.URI.create(values.text("exporter.resourcemanager")) : null;
     }
 
     public long retentionMs() {

@@ -25,8 +25,9 @@ import java.util.stream.Stream;
  * <p>The writers are other users (the job's tasks), so the reader trusts nothing but what it
  * checks: it takes only regular files, never through a link, of at most {@value #MAX_FILE_BYTES}
  * bytes, whose content names the job and writer their file name says; anything else is skipped
- * and reported once (to the {@code skipped} consumer: the exporter's log). Files are removed by
- * their own name, never by a name their content gives.
+ * and reported once (to the {@code skipped} consumer: the exporter's log). Then {@link JobOwners}
+ * decides whether the file's owner may speak for the job it names (the exporter: the user YARN says
+ * submitted it). Files are removed by their own name, never by a name their content gives.
  */
 public final class ProgressSpool {
     public static final String ENV = "FPGAMR_ENERGY_SPOOL";
@@ -37,16 +38,23 @@ public final class ProgressSpool {
 
     private final Path dir;
     private final Consumer<String> skipped;
+    private final JobOwners owners;
     private final Set<String> reported = new HashSet<>();
 
     public ProgressSpool(Path dir) {
         this(dir, why -> { });
     }
 
-    /** A spool whose reader reports each file it skips, once, to {@code skipped}. */
+    /** A spool whose reader reports each file it skips, once, to {@code skipped}, and takes any owner's file. */
     public ProgressSpool(Path dir, Consumer<String> skipped) {
+        this(dir, skipped, JobOwners.ANYONE);
+    }
+
+    /** A spool whose reader keeps a file only when {@code owners} says its owner may speak for its job. */
+    public ProgressSpool(Path dir, Consumer<String> skipped, JobOwners owners) {
         this.dir = dir;
         this.skipped = skipped;
+        this.owners = owners;
     }
 
     public Path dir() {
@@ -85,6 +93,13 @@ public final class ProgressSpool {
     private record Entry(Path file, JobProgress progress) {
     }
 
+    /** A file read whole and well formed, but not one to keep: the message says why. */
+    private static final class Unfit extends IOException {
+        Unfit(String why) {
+            super(why);
+        }
+    }
+
     private synchronized List<Entry> entries() {
         List<Entry> out = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
@@ -101,12 +116,22 @@ public final class ProgressSpool {
             String name = f.getFileName().toString();
             seen.add(name);
             try {
-                JobProgress p = Mappers.JSON.readValue(SmallFiles.read(f, MAX_FILE_BYTES), JobProgress.class);
+                SmallFiles.Content c = SmallFiles.read(f, MAX_FILE_BYTES);
+                JobProgress p = Mappers.JSON.readValue(c.bytes(), JobProgress.class);
                 if (!f.equals(fileOf(p.job(), p.writer()))) {
-                    throw new IOException("its content is job " + p.job() + ", writer " + p.writer() + ": not what its name says");
+                    throw new Unfit("its content is job " + p.job() + ", writer " + p.writer() + ": not what its name says");
                 }
-                out.add(new Entry(f, p));
-                reported.remove(name);
+                JobOwners.Verdict v = owners.check(p.job(), c.owner());
+                switch (v.kind()) {
+                    case OWNER -> {
+                        out.add(new Entry(f, p));
+                        reported.remove(name);
+                    }
+                    case HELD -> {
+                        // asked again at the next read; neither shown nor reported until the authority answers
+                    }
+                    case REFUSED -> throw new Unfit(v.why());
+                }
             } catch (NoSuchFileException e) {
                 // replaced or removed meanwhile
             } catch (IOException | RuntimeException e) {
@@ -119,7 +144,7 @@ public final class ProgressSpool {
 
     private void report(String name, Exception e) {
         if (reported.size() < MAX_REPORTED && reported.add(name)) {
-            String why = e instanceof io.fpgamr.accel.RegularFiles.Refused || e.getMessage() != null && e.getMessage().startsWith("its content")
+            String why = e instanceof io.fpgamr.accel.RegularFiles.Refused || e instanceof Unfit
                 ? e.getMessage() : "malformed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             skipped.accept("skipped " + dir.resolve(name) + ": " + why);
         }

@@ -1,6 +1,7 @@
 package io.fpgamr.energy.exporter;
 
 import io.fpgamr.energy.EnergyConfig;
+import io.fpgamr.energy.JobOwners;
 import io.fpgamr.energy.ProgressSpool;
 import io.fpgamr.energy.sample.Sampler;
 import io.fpgamr.energy.source.Discovery;
@@ -25,11 +26,13 @@ public final class NodeExporter implements AutoCloseable {
 
     private final Sampler sampler;
     private final HTTPServer server;
+    private final YarnJobOwners owners;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private NodeExporter(Sampler sampler, HTTPServer server) {
+    private NodeExporter(Sampler sampler, HTTPServer server, YarnJobOwners owners) {
         this.sampler = sampler;
         this.server = server;
+        this.owners = owners;
     }
 
     /** {@link #start(EnergyConfig, Discovery.Result, Consumer)} logging to stderr. */
@@ -49,14 +52,21 @@ public final class NodeExporter implements AutoCloseable {
         PowerMetrics power = new PowerMetrics(sources, node);
         power.register(registry);
         sampler.addListener(power::onSamples);
-        new JobMetrics(new ProgressSpool(config.exporterSpool(), log), sampler, sources.primary().orElse(null), node).register(registry);
+        // Without a ResourceManager nothing knows whose a job is: any writer of the spool is taken (one machine, the local runner).
+        YarnJobOwners owners = config.resourceManager() == null ? null
+            : new YarnJobOwners(config.resourceManager(), log, System::currentTimeMillis);
+        ProgressSpool spool = new ProgressSpool(config.exporterSpool(), log, owners == null ? JobOwners.ANYONE : owners);
+        new JobMetrics(spool, sampler, sources.primary().orElse(null), node).register(registry);
         sampler.start();
         try {
             HTTPServer server = HTTPServer.builder().hostname(config.bind()).port(config.port()).registry(registry)
                 .defaultHandler(new ExporterPages(config.node(), config.nodeType(), sources, sampler)).buildAndStart();
-            return new NodeExporter(sampler, server);
+            return new NodeExporter(sampler, server, owners);
         } catch (IOException | RuntimeException e) {
             sampler.close();
+            if (owners != null) {
+                owners.close();
+            }
             throw e;
         }
     }
@@ -75,6 +85,9 @@ public final class NodeExporter implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             server.close();
             sampler.close();
+            if (owners != null) {
+                owners.close();
+            }
         }
     }
 }
