@@ -85,7 +85,7 @@ class ExporterSpoolTest {
     }
 
     /** The port the exporter says it serves on, once it says so. */
-    private static int port(Process exporter, Path log) throws Exception {
+    static int port(Process exporter, Path log) throws Exception {
         Pattern p = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/metrics");
         long deadline = System.currentTimeMillis() + 60_000;
         while (System.currentTimeMillis() < deadline && exporter.isAlive()) {
