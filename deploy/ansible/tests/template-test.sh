@@ -35,4 +35,4 @@ if ! ANSIBLE_CONFIG="$here/ansible.cfg" ANSIBLE_NOCOLOR=1 ansible-playbook -i "$
   fail "tests/templates.yml failed"
 fi
 echo "deploy template test: 1 passed, 0 failed"
-echo "deploy template test: PASSED (LinuxContainerExecutor and yarn-site, where designs load (auto; only at boot on the DE10-Nano image), device group, loader units, the NodeManager's pid and its JVM closed to attach, per-daemon logs, the exporter's user and address, the RAPL rule, Grafana's address and password file; an apt key taken by its pinned fingerprint and refused under another; the example inventory's placeholder password refused)"
+echo "deploy template test: PASSED (LinuxContainerExecutor and yarn-site, where designs load (auto; only at boot on the DE10-Nano image), device group, loader units, the NodeManager's pid and its JVM closed to attach, per-daemon logs, the exporter's user, address and ResourceManager, the RAPL rule, Grafana's address and password file; an apt key taken by its pinned fingerprint and refused under another; the example inventory's placeholder password refused)"

@@ -79,6 +79,7 @@ class EnergyConfigTest {
         "  bind: 127.0.0.1",
         "  port: 9464",
         "  retain_hours: 48",
+        "  resourcemanager: http://rm1:8088",
         "exporters: [x86-1:9464, fpga1:9464]",
         "sources:",
         "  scope:",
@@ -108,6 +109,7 @@ class EnergyConfigTest {
         assertEquals("arm-fpga", c.nodeType());
         assertEquals(500, c.periodMs());
         assertEquals(Path.of("/var/lib/fpgamr/spool"), c.spool());
+        assertEquals(java.net.URI.create("http://rm1:8088"), c.resourceManager());
         assertEquals("127.0.0.1", c.bind());
         assertEquals(9464, c.port());
         assertEquals(48L * 3600 * 1000, c.retentionMs());
@@ -170,6 +172,8 @@ class EnergyConfigTest {
             problem("nodes: 3\n"));
         assertEquals("bad.yml: exporter.port must be between 0 and 65535, got '70000'", problem("exporter: {port: 70000}\n"));
         assertEquals("bad.yml: period_ms must be an integer, got 'fast'", problem("period_ms: fast\n"));
+        assertEquals("bad.yml: exporter.resourcemanager must be http://HOST:PORT, got 'rm1:8088'",
+            problem("exporter: {resourcemanager: 'rm1:8088'}\n"));
         assertEquals("bad.yml: exporters must be HOST:PORT, got 'x86-1'", problem("exporters: [x86-1]\n"));
         assertEquals("bad.yml: sources.scope.csv needs sources.scope.supply_volts and sources.scope.shunt_ohms",
             problem("sources:\n  scope: {csv: /x.csv}\n"));

@@ -37,13 +37,16 @@ import java.util.regex.Pattern;
  * an application not asked about yet is held (neither shown nor reported) while one thread asks;
  * the answer is kept (an application's user never changes; the {@value #MAX_APPS} most recently
  * used). An application YARN does not know is refused, and asked again after a minute. While the
- * ResourceManager does not answer, the jobs it has not named yet stay held, said once in the log.
+ * ResourceManager does not answer, the jobs it has not named yet stay held, said once in the log,
+ * and are asked about again every {@value #RETRY_MS} ms.
  */
 final class YarnJobOwners implements JobOwners, AutoCloseable {
     private static final Pattern JOB = Pattern.compile("(?:job|application)_(\\d+)_(\\d+)");
     static final int MAX_APPS = 4096;
     /** How long YARN's "no such application" stands before it is asked again. */
     static final long REASK_MS = 60_000;
+    /** How long after the ResourceManager failed to answer a held application is asked about again. */
+    static final long RETRY_MS = 5_000;
     /** Lookups waiting at once: files naming many applications cannot queue unbounded work. */
     private static final int MAX_ASKING = 256;
 
@@ -69,6 +72,7 @@ final class YarnJobOwners implements JobOwners, AutoCloseable {
     };
     private final Set<String> asking = new HashSet<>();
     private boolean down;
+    private long failedMs;
 
     /** {@code rm}: the ResourceManager's web address, e.g. {@code http://rm:8088}. */
     YarnJobOwners(URI rm, Consumer<String> log, LongSupplier clock) {
@@ -91,7 +95,9 @@ final class YarnJobOwners implements JobOwners, AutoCloseable {
         Answer a;
         synchronized (this) {
             a = answers.get(app);
-            if (a == null || !a.found() && clock.getAsLong() - a.atMs() >= REASK_MS) {
+            long now = clock.getAsLong();
+            // while the ResourceManager fails, held jobs wait RETRY_MS between tries instead of asking at every scrape
+            if (a == null && (!down || now - failedMs >= RETRY_MS) || a != null && !a.found() && now - a.atMs() >= REASK_MS) {
                 ask(app);
             }
         }
@@ -159,6 +165,7 @@ final class YarnJobOwners implements JobOwners, AutoCloseable {
             return null;
         }
         synchronized (this) {
+            failedMs = clock.getAsLong();
             if (!down) {
                 down = true;
                 log.accept("ResourceManager " + rm + " gave no answer about " + app + " (" + why.lines().findFirst().orElse("")

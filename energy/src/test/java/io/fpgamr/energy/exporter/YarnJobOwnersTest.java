@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The spool's reader bound to YARN through a loopback ResourceManager: a job is held, neither
- * shown nor reported, while the ResourceManager does not answer (said once in the log), and shown
- * once it does; an application whose user has no account on the node is refused; YARN's "no such
+ * shown nor reported, while the ResourceManager does not answer (said once in the log, asked again
+ * only after a pause), and shown once it does; an application whose user has no account on the node is refused; YARN's "no such
  * application" stands a minute before it is asked again. The files are this process's user's.
  */
 class YarnJobOwnersTest {
@@ -32,17 +32,24 @@ class YarnJobOwnersTest {
     void holdsAJobWhileTheResourceManagerDoesNotAnswerAndShowsItOnceItDoes() throws Exception {
         String me = System.getProperty("user.name");
         List<String> log = new CopyOnWriteArrayList<>();
+        AtomicLong clock = new AtomicLong(1_000_000);
         try (ResourceManagerFixture rm = new ResourceManagerFixture().submitted("application_1700000000000_0001", me);
-             YarnJobOwners owners = new YarnJobOwners(rm.uri(), log::add, System::currentTimeMillis)) {
+             YarnJobOwners owners = new YarnJobOwners(rm.uri(), log::add, clock::get)) {
             rm.down = true;
             ProgressSpool spool = spool(owners, log);
             long now = System.currentTimeMillis();
             spool.write(new JobProgress("job_1700000000000_0001", "launcher", "n1", 5, 16, now, now, 1, 0, 0, 1, 0, JobProgress.RUNNING));
-            until(() -> spool.readAll().isEmpty() && rm.asked("application_1700000000000_0001") >= 3, "asked three times while down");
+            until(() -> spool.readAll().isEmpty() && !log.isEmpty(), "asked while down");
+            for (int i = 0; i < 20; i++) {
+                assertEquals(List.of(), spool.readAll(), "held");
+            }
+            assertEquals(1, rm.asked("application_1700000000000_0001"), "not asked again within " + YarnJobOwners.RETRY_MS + " ms");
             assertEquals(List.of("ResourceManager " + rm.uri() + " gave no answer about application_1700000000000_0001 (HTTP 503): "
                 + "the progress of jobs it has not named yet is held until it answers"), log);
             rm.down = false;
+            clock.addAndGet(YarnJobOwners.RETRY_MS);
             until(() -> spool.readAll().size() == 1, "shown once YARN answers");
+            assertEquals(2, rm.asked("application_1700000000000_0001"));
             assertEquals("job_1700000000000_0001", spool.readAll().get(0).job());
             assertEquals(List.of(log.get(0), "ResourceManager " + rm.uri() + " answers again"), log);
         }
