@@ -3,6 +3,7 @@ package io.fpgamr.energy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.fpgamr.energy.exporter.ResourceManagerFixture;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

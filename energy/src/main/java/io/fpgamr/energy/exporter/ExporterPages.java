@@ -80,7 +80,8 @@ final class ExporterPages implements HttpHandler {
         return q;
     }
 
-    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
+    /** Answers with {@code body}, whole (the loopback ResourceManager of the tests answers through it too). */
+    static void send(HttpExchange ex, int status, String type, String body) throws IOException {
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", type);
         ex.sendResponseHeaders(status, b.length);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fpgamr.energy.JobOwners;
 import io.fpgamr.energy.JobProgress;
 import io.fpgamr.energy.ProgressSpool;
-import io.fpgamr.energy.ResourceManagerFixture;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,12 +1,10 @@
-package io.fpgamr.energy;
+package io.fpgamr.energy.exporter;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,13 +49,13 @@ public final class ResourceManagerFixture implements AutoCloseable {
         asked.computeIfAbsent(app, k -> new AtomicInteger()).incrementAndGet();
         String user = users.get(app);
         if (down) {
-            send(x, 503, "text/plain", "ResourceManager is not active");
+            ExporterPages.send(x, 503, "text/plain", "ResourceManager is not active");
         } else if (user == null) {
-            send(x, 404, "application/json", "{\"RemoteException\":{\"exception\":\"NotFoundException\",\"message\":"
+            ExporterPages.send(x, 404, "application/json", "{\"RemoteException\":{\"exception\":\"NotFoundException\",\"message\":"
                 + "\"java.lang.Exception: app with id: " + app + " not found\",\"javaClassName\":\"org.apache.hadoop.yarn.webapp.NotFoundException\"}}");
         } else {
             String ts = app.split("_")[1];
-            send(x, 200, "application/json", """
+            ExporterPages.send(x, 200, "application/json", """
                 {
                   "app": {
                     "id": "%1$s",
@@ -85,15 +83,6 @@ public final class ResourceManagerFixture implements AutoCloseable {
                   }
                 }
                 """.formatted(app, user, ts, app.substring("application_".length())));
-        }
-    }
-
-    private static void send(HttpExchange x, int status, String type, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().set("Content-Type", type);
-        x.sendResponseHeaders(status, b.length);
-        try (OutputStream out = x.getResponseBody()) {
-            out.write(b);
         }
     }
 
