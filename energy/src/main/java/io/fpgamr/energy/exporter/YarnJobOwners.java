@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
@@ -81,10 +82,6 @@ final class YarnJobOwners implements JobOwners, AutoCloseable {
         this.clock = clock;
     }
 
-    URI resourceManager() {
-        return rm;
-    }
-
     @Override
     public Verdict check(String job, UserPrincipal fileOwner) {
         Matcher m = JOB.matcher(job);
@@ -121,19 +118,23 @@ final class YarnJobOwners implements JobOwners, AutoCloseable {
         if (asking.size() >= MAX_ASKING || !asking.add(app)) {
             return;
         }
-        asker.execute(() -> {
-            Answer a = null;
-            try {
-                a = lookUp(app);
-            } finally {
-                synchronized (this) {
-                    asking.remove(app);
-                    if (a != null) {
-                        answers.put(app, a);
+        try {
+            asker.execute(() -> {
+                Answer a = null;
+                try {
+                    a = lookUp(app);
+                } finally {
+                    synchronized (this) {
+                        asking.remove(app);
+                        if (a != null) {
+                            answers.put(app, a);
+                        }
                     }
                 }
-            }
-        });
+            });
+        } catch (RejectedExecutionException e) {
+            asking.remove(app); // closed: the exporter is stopping, the job stays held
+        }
     }
 
     /** YARN's answer, or null when the ResourceManager gave none (the application stays held). */
