@@ -9,8 +9,8 @@ import org.apache.hadoop.mapred.TaskAttemptID;
  * Test only, chosen by the test as the job's collector ({@code -D mapreduce.job.map.output.collector.class},
  * which the bench job keeps): the one-byte-key collector, except that in a YARN container the
  * first attempt of map 0 halts its JVM as soon as it has a spill on disk, before its spills are
- * merged (a map killed in the middle of its output). Its class reaches the containers on the class
- * path bin/fpgamr gives them (HADOOP_CLASSPATH).
+ * merged (a map killed in the middle of its output). Its class reaches the containers on the
+ * standing cluster's class path ({@link StandingCluster}), as the tests' own classes.
  */
 public class HaltingCollector<K, V> extends ByteKeyCollector<K, V> {
     private MapOutputFile files;

@@ -28,11 +28,22 @@ class KeyRunShuffleTest {
     private static final int PPK = 1 << 16;
     private static final int MAPS = 16;
 
+    /** One folder for the class: each run has its own name in it, and Hadoop's shuffle's run is kept for every test. */
     @TempDir
-    Path tmp;
+    static Path tmp;
 
-    private Shuffled run(String name, Map<String, String> extra) throws Exception {
+    /** The same job through Hadoop's own shuffle, which two tests compare with: run once, by the first to ask. */
+    private static Shuffled hadoops;
+
+    private static Shuffled run(String name, Map<String, String> extra) throws Exception {
         return new BenchJobHarness(tmp).run(name, BITS, PPK, 1, BenchMapper.class, extra);
+    }
+
+    private static Shuffled hadoops() throws Exception {
+        if (hadoops == null) {
+            hadoops = run("hadoop", Map.of(MRConfig.SHUFFLE_CONSUMER_PLUGIN, Shuffle.class.getName()));
+        }
+        return hadoops;
     }
 
     private static void assertSameReduceInput(Shuffled expected, Shuffled actual) {
@@ -45,7 +56,7 @@ class KeyRunShuffleTest {
 
     @Test
     void heldInMemoryKeyRunByKeyRunAsHadoopsMergeGivesIt() throws Exception {
-        Shuffled hadoops = run("hadoop", Map.of(MRConfig.SHUFFLE_CONSUMER_PLUGIN, Shuffle.class.getName()));
+        Shuffled hadoops = hadoops();
         Shuffled keyRuns = run("keyruns", Map.of());
         assertExactShuffle(keyRuns, BITS);
         assertExactCounters(keyRuns, BITS, MAPS);
@@ -64,7 +75,7 @@ class KeyRunShuffleTest {
         assertExactShuffle(mixed, BITS);
         assertExactCounters(mixed, BITS, MAPS);
         assertTrue(mixed.count(TaskCounter.SPILLED_RECORDS) > 1L << BITS, "some map outputs went to disk on the reduce side");
-        assertSameReduceInput(run("hadoop", Map.of(MRConfig.SHUFFLE_CONSUMER_PLUGIN, Shuffle.class.getName())), mixed);
+        assertSameReduceInput(hadoops(), mixed);
     }
 
     @Test
