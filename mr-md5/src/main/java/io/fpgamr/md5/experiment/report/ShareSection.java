@@ -61,7 +61,7 @@ final class ShareSection {
     }
 
     static void render(ReportContext c) {
-        // each shape (node type, PpK, maps, reducers, nodes) where at least two of the three jobs ran
+        // each shape (node type, PpK, maps, reducers, nodes) where fpgamr's job on Hadoop's collector and another of the three ran
         Set<String> shapes = new LinkedHashSet<>();
         for (Point p : c.plan.points()) {
             if (JOBS.contains(p.job())) {
@@ -80,7 +80,8 @@ final class ShareSection {
                 runs.add(rs);
                 with += rs.isEmpty() ? 0 : 1;
             }
-            if (with >= 2) {
+            // fpgamr's job on Hadoop's collector is in both differences: without it the split would set apart nothing
+            if (with >= 2 && !runs.get(1).isEmpty()) {
                 found.add(runs);
                 shapePoints.add(new Point("fpgamr", s[0], c.plan.bits(), Integer.parseInt(s[1]), Integer.parseInt(s[2]),
                     Integer.parseInt(s[3]), Integer.parseInt(s[4])));
