@@ -71,14 +71,25 @@ public record JobSummary(String mode, int bits, int ppk, String cluster, String 
     /**
      * The maps' wall time, summed over the maps, by where it went: in the engine's calls, between
      * batches (the framework reading records), emitting output, spilling while the map runs, and
-     * writing and merging the output after the map function (the one-byte-key collector's; a map on
-     * Hadoop's own buffer leaves its spills in the rest).
+     * writing, sorting and merging the output after the map function (the one-byte-key collector's,
+     * or Hadoop's with its flush timed; a map on Hadoop's untimed buffer leaves it out). Spilling on
+     * Hadoop's collector is its spill thread's, beside the map: {@code spillS} is then 0 where no
+     * record was spilled before a flush (derived from {@code HADOOP_SPILLED_IN_MAP}), else null (not
+     * measured: the map's waits for a full buffer are in its write time).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record MapTime(double engineS, double readS, double writeS, double spillS, double sortS) {
+    public record MapTime(double engineS, double readS, double writeS, Double spillS, double sortS) {
         static MapTime of(Counters c) {
             return new MapTime(us(c, Md5Counters.MAP_ENGINE_US), us(c, Md5Counters.MAP_READ_US), us(c, Md5Counters.MAP_WRITE_US),
-                us(c, Md5Counters.MAP_SPILL_US), us(c, Md5Counters.MAP_SORT_US));
+                spill(c), us(c, Md5Counters.MAP_SORT_US));
+        }
+
+        private static Double spill(Counters c) {
+            if (c.findCounter(Md5Counters.HADOOP_COLLECTOR_MAPS).getValue() == 0) {
+                return us(c, Md5Counters.MAP_SPILL_US);
+            }
+            boolean onlyHadoops = c.findCounter(Md5Counters.COLLECTOR_MAPS).getValue() == 0;
+            return onlyHadoops && c.findCounter(Md5Counters.HADOOP_SPILLED_IN_MAP).getValue() == 0 ? 0.0 : null;
         }
 
         private static double us(Counters c, Md5Counters counter) {

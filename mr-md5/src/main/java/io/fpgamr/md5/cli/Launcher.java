@@ -243,7 +243,13 @@ public class Launcher extends Configured implements Tool {
 
         /** One job of {@code config} (its cluster, output, summary and repeat are the session's), into the session's {@code name}. */
         public RunReport.JobRun run(RunConfig config, String name) throws Exception {
+            return run(config, name, Map.of());
+        }
+
+        /** The same with Hadoop settings of the caller's, as a {@code -D} gives them (the user's: fpgamr's defaults keep them). */
+        public RunReport.JobRun run(RunConfig config, String name, Map<String, String> settings) throws Exception {
             Configuration conf = new Configuration(cluster.conf());
+            settings.forEach((k, v) -> conf.set(k, v, "fpgamr experiment plan"));
             String design = fpgaRequest(config, conf);
             Path out = new Path(cluster.output(), name);
             java.nio.file.Path copy = cluster.localCopy() == null ? null : cluster.localCopy().resolve(name);

@@ -179,7 +179,7 @@ public final class Experiment {
                         ResultRow row;
                         try {
                             RunConfig rc = config(p.mode(), plan.target(), p.args(plan.target(), plan.timeoutS()), clusterArgs, sessionDir);
-                            RunReport.JobRun jr = session.run(rc, name);
+                            RunReport.JobRun jr = session.run(rc, name, p.settings());
                             row = row(p, run, jr, dir);
                             err.println(String.format(Locale.ROOT, "experiment: [%d/%d] ok: %.1f s total, %d values hashed", done, total,
                                 row.totalS(), row.valuesHashed()));
@@ -221,7 +221,7 @@ public final class Experiment {
     }
 
     /** The launcher's configuration of one run, parsed from the arguments a user would give it. */
-    private static RunConfig config(Mode mode, String target, List<String> pointArgs, List<String> clusterArgs, Path output)
+    static RunConfig config(Mode mode, String target, List<String> pointArgs, List<String> clusterArgs, Path output)
         throws UsageException {
         List<String> a = new ArrayList<>(pointArgs.isEmpty() ? List.of(target) : pointArgs);
         a.addAll(clusterArgs);

@@ -47,8 +47,11 @@ public record Plan(String name, int bits, String target, int repetitions, Intege
 
     /** Node types a point runs on: this machine's CPU, a simulated FPGA node. */
     public static final List<String> NODE_TYPES = List.of("x86", "fpga", "arm", "arm-fpga");
-    /** Jobs a point runs: fpgamr's bench job, the plain Hadoop job written as a user would. */
-    public static final List<String> JOBS = List.of("fpgamr", "baseline");
+    /**
+     * Jobs a point runs: fpgamr's bench job, the plain Hadoop job written as a user would, and fpgamr's
+     * bench job on Hadoop's own collector and shuffle ({@code stock}: its engine, Hadoop's framework).
+     */
+    public static final List<String> JOBS = List.of("fpgamr", "baseline", "stock");
 
     /**
      * One sweep: the thesis tables it reproduces and the product of its lists.
@@ -147,7 +150,7 @@ public record Plan(String name, int bits, String target, int repetitions, Intege
             String w = f + "sweeps[" + i + "]";
             require(s.name() != null && s.name().matches("[A-Za-z0-9._-]+"), w + ".name must be a word");
             w = f + "sweep " + s.name();
-            require(s.jobs() != null && !s.jobs().isEmpty() && JOBS.containsAll(s.jobs()), w + ": jobs must list fpgamr and/or baseline");
+            require(s.jobs() != null && !s.jobs().isEmpty() && JOBS.containsAll(s.jobs()), w + ": jobs must list some of fpgamr, baseline, stock");
             require(s.nodeTypes() != null && !s.nodeTypes().isEmpty() && NODE_TYPES.containsAll(s.nodeTypes()),
                 w + ": node_types must list some of x86, fpga, arm, arm-fpga");
             require(s.inputs() != null && !s.inputs().isEmpty(), w + ": no inputs");
@@ -165,7 +168,8 @@ public record Plan(String name, int bits, String target, int repetitions, Intege
                 w + ": nodes must list counts in 1..8");
             require(!s.nodeTypes().contains("fpga") || fpgaDevices > 0 && s.nodes().equals(List.of(1)),
                 w + ": fpga runs on the one FPGA node (nodes: [1]) and needs fpga_devices > 0");
-            require(!s.jobs().contains("baseline") || s.nodeTypes().equals(List.of("x86")), w + ": the baseline job runs on x86 only");
+            require(!s.jobs().contains("baseline") || List.of("x86", "arm").containsAll(s.nodeTypes()),
+                w + ": the baseline job runs on x86 and arm only (it has no FPGA engine)");
         }
         require(armFpga == null || armFpga.clockMhz() > 0 && armFpga.boardWatts() > 0 && armFpga.clockSource() != null
             && armFpga.boardWattsSource() != null, f + "arm_fpga needs clock_mhz, clock_source, board_watts and board_watts_source");

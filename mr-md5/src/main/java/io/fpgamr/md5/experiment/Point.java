@@ -1,14 +1,20 @@
 package io.fpgamr.md5.experiment;
 
 import io.fpgamr.md5.job.Md5Job.Mode;
+import io.fpgamr.md5.shuffle.TimedMapOutputBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 
 /**
  * One job of a plan: which job, on which node type, over what. Its {@link #id()} is its key in
  * {@code results.csv}: a resumed run skips the runs of a point already there.
  *
- * @param job      {@code fpgamr} (the bench job) or {@code baseline} (the plain Hadoop job)
+ * @param job      {@code fpgamr} (the bench job), {@code baseline} (the plain Hadoop job) or {@code stock} (the bench job on
+ *                 Hadoop's own collector and shuffle)
  * @param nodeType {@code x86} (this machine's CPU), {@code fpga} (the FPGA node: on the embedded cluster a simulated device, which the
  *                 run's flags say), {@code arm} (ARM nodes: on the embedded cluster an armhf JVM under QEMU, emulated) or
  *                 {@code arm-fpga} (ARM nodes with FPGAs: on the embedded cluster both emulated and simulated)
@@ -28,6 +34,16 @@ public record Point(String job, String nodeType, int bits, int ppk, int maps, in
     /** The launcher's mode of the point's job. */
     public Mode mode() {
         return job.equals("baseline") ? Mode.BASELINE : Mode.BENCH;
+    }
+
+    /**
+     * Hadoop settings of the point's job besides its arguments, given as a user's {@code -D} would be: the
+     * {@code stock} job's Hadoop collector (its flush timed: {@link TimedMapOutputBuffer}) and Hadoop's
+     * shuffle in place of fpgamr's; the plain job sets its own collector ({@code BaselineJob}).
+     */
+    public Map<String, String> settings() {
+        return job.equals("stock") ? Map.of(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, TimedMapOutputBuffer.class.getName(),
+            MRConfig.SHUFFLE_CONSUMER_PLUGIN, Shuffle.class.getName()) : Map.of();
     }
 
     public boolean fpga() {

@@ -16,12 +16,16 @@ public enum Md5Counters {
     MAP_READ_US,
     /** Wall time of the maps emitting a batch's output, spills during it excepted, microseconds. */
     MAP_WRITE_US,
-    /** Wall time of the one-byte-key collector spilling while the map runs, microseconds. */
+    /** Wall time of the one-byte-key collector spilling while the map runs, microseconds (Hadoop's collector spills on a thread of its own). */
     MAP_SPILL_US,
-    /** Wall time of the one-byte-key collector writing (and merging) the map's output after the map function, microseconds. */
+    /** Wall time of the map's collector (the one-byte-key one, or Hadoop's timed one) writing, sorting and merging the map's output after the map function, microseconds. */
     MAP_SORT_US,
     /** Bench maps whose output {@link ByteKeyCollector} wrote (the others fell back to Hadoop's MapOutputBuffer). */
     COLLECTOR_MAPS,
+    /** Maps whose output Hadoop's own collector wrote, its flush timed ({@code TimedMapOutputBuffer}): the plain job's, fpgamr's on Hadoop's path. */
+    HADOOP_COLLECTOR_MAPS,
+    /** Of those maps, records Hadoop's spill thread spilled while the map ran (before its flush); 0: its one spill was the flush's. */
+    HADOOP_SPILLED_IN_MAP,
     /** Map tasks that ended (only a succeeded attempt's counters count): each wrote one output segment per reducer. */
     MAP_TASKS,
     /** Bench mode: key bytes whose values a reducer checked against the domain ({@link KeyCheck}). */

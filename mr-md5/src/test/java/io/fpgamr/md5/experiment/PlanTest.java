@@ -8,6 +8,7 @@ import io.fpgamr.md5.run.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +79,24 @@ class PlanTest {
         assertEquals(List.of("--cluster", "embedded", "--nodes", "x86,arm-fpga:1", "--fpga-devices", "2"), p.shape(2).args());
         String args = String.join(" ", p.args("T", 60));
         assertTrue(args.endsWith("--accel fpga"), args);
+    }
+
+    /** chapter12.yml: the three jobs on x86 (both PpK) and the emulated ARM node; the stock job on Hadoop's collector and shuffle. */
+    @Test
+    void theChapter12PlanRunsTheThreeJobsOnTheSameNodes() throws Exception {
+        Plan p = Plan.read(DIR.resolve("chapter12.yml"));
+        assertEquals(List.of("baseline/x86/1", "baseline/x86/262144", "stock/x86/1", "stock/x86/262144", "fpgamr/x86/1", "fpgamr/x86/262144",
+            "baseline/arm/262144", "stock/arm/262144", "fpgamr/arm/262144"),
+            p.points().stream().map(q -> q.job() + "/" + q.nodeType() + "/" + q.ppk()).toList());
+        assertEquals(4 * 3 + 3, p.totalRuns());
+        Point stock = p.points().get(2);
+        assertEquals(Map.of("mapreduce.job.map.output.collector.class", "io.fpgamr.md5.shuffle.TimedMapOutputBuffer",
+            "mapreduce.job.reduce.shuffle.consumer.plugin.class", "org.apache.hadoop.mapreduce.task.reduce.Shuffle"), stock.settings());
+        assertEquals(Map.of(), p.points().get(0).settings());
+        Path f = tmp.resolve("p.yml");
+        Files.writeString(f, Files.readString(DIR.resolve("chapter12.yml")).replace("node_types: [arm]", "node_types: [fpga]"));
+        assertEquals(f + ": sweep framework-arm: the baseline job runs on x86 and arm only (it has no FPGA engine)",
+            assertThrows(UsageException.class, () -> Plan.read(f)).getMessage());
     }
 
     @Test

@@ -112,8 +112,9 @@ final class FrameworkSection {
                 }
                 if (rp.isEmpty()) {
                     // the node's label is its fpgamr runs': this row has no figure of its own
-                    c.line("| " + type + label(ro) + " | " + ppk(in.ppk()) + " | plain | | no run: this plan runs the plain job on x86 only "
-                        + "| | | | | | | | | |");
+                    c.line("| " + type + label(ro) + " | " + ppk(in.ppk()) + " | plain | | no run: this plan runs the plain job "
+                        + (c.plan.points().stream().anyMatch(p -> p.job().equals("baseline") && p.arm()) ? "not here" : "on x86 only")
+                        + " | | | | | | | | | |");
                 } else {
                     c.line(row(type + label(rp), in.ppk(), "plain (" + in.maps() + " maps, " + reducers + " reducers)", rp) + " | | |");
                 }
@@ -125,7 +126,8 @@ final class FrameworkSection {
             }
         }
         c.line();
-        c.line("The plain job runs on x86 here; the thesis's ARM Novena and ARM-FPGA rows meet fpgamr's other node types in \"The three "
+        c.line("The plain job runs on x86" + (c.plan.points().stream().anyMatch(p -> p.job().equals("baseline") && p.arm()) ? " and the "
+            + "emulated ARM node" : "") + " here; the thesis's ARM Novena and ARM-FPGA rows meet fpgamr's other node types in \"The three "
             + "node types side by side\" below. The FPGA row is the Verilated design run by a CPU (see the modelled ARM-FPGA device below "
             + "for the device alone).");
         c.line();

@@ -34,7 +34,7 @@ final class MapTimeSection {
                 a[4] += nz(r.fpgaHostS());
                 a[5] += r.readS();
                 a[6] += r.writeS();
-                a[7] += r.spillS() + nz(r.sortS());
+                a[7] += nz(r.spillS()) + nz(r.sortS());
                 a[8] += r.engineCpuS() == null ? 0 : r.engineCpuS();
                 runsByType.merge(type, 1, Integer::sum);
             }

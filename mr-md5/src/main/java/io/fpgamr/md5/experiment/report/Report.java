@@ -15,7 +15,8 @@ import java.util.Locale;
  * results: per sweep the thesis's stage-time and TpW tables (mean ± sd over the runs) with the
  * thesis's published value and the ratio beside wherever it has one ({@link SweepSection}); both sides'
  * hardware ({@link HardwareSection}); the framework's overhead, the plain Hadoop job against fpgamr's
- * beside the thesis's stock and patched Disco ({@link FrameworkSection}); how the work fell on the nodes
+ * beside the thesis's stock and patched Disco ({@link FrameworkSection}); the framework's share and the engine's, measured
+ * apart, each map's time split ({@link ShareSection}); how the work fell on the nodes
  * ({@link BalanceSection}); where the maps' time goes
  * ({@link MapTimeSection}); the emulated ARM node and a modelled Cortex-A9 ({@link ArmSection}); the modelled
  * ARM-FPGA node ({@link ArmFpgaSection}); the three node types side by side, as the thesis's conclusion
@@ -47,6 +48,7 @@ public final class Report {
             SweepSection.render(c, s);
         }
         FrameworkSection.render(c);
+        ShareSection.render(c);
         BalanceSection.render(c);
         MapTimeSection.render(c);
         ArmSection.render(c);

@@ -44,6 +44,8 @@ class ReportTest {
 
     /** The recorded run's results (recorded/README.md: the command, date, commit and machine that made them). */
     private static final String RECORDED = "recorded/";
+    /** A recorded run of chapter12.yml: the three jobs of chapter 12 (recorded-chapter12/README.md says which). */
+    private static final String RECORDED_CH12 = "recorded-chapter12/";
     /** Hand-made results, only for the edge cases a quick.yml run does not write (the class comment names them). */
     private static final String HAND_MADE = "hand-made/";
 
@@ -73,11 +75,16 @@ class ReportTest {
      * 2^{@code bits} values (both fixtures are 2^20's).
      */
     private String render(String fixture, String hardwareReport, int bits) throws Exception {
+        return render("quick.yml", fixture, hardwareReport, bits);
+    }
+
+    /** The same with another plan of mr-md5/experiments. */
+    private String render(String planName, String fixture, String hardwareReport, int bits) throws Exception {
         Path root = Files.createTempDirectory(tmp, "checkout");
         Path plans = root.resolve("mr-md5/experiments");
         Files.createDirectories(plans);
         Files.copy(EXPERIMENTS.resolve("thesis-published.yml"), plans.resolve("thesis-published.yml"));
-        Files.writeString(plans.resolve("quick.yml"), Files.readString(EXPERIMENTS.resolve("quick.yml")).replace("\nbits: 20\n", "\nbits: " + bits + "\n"));
+        Files.writeString(plans.resolve(planName), Files.readString(EXPERIMENTS.resolve(planName)).replace("\nbits: 20\n", "\nbits: " + bits + "\n"));
         if (hardwareReport != null) {
             Files.createDirectories(root.resolve("hdl/build"));
             Files.writeString(root.resolve("hdl/build/report.json"), hardwareReport);
@@ -88,10 +95,10 @@ class ReportTest {
             try (InputStream in = ReportTest.class.getResourceAsStream(fixture + f)) {
                 assertTrue(in != null, "no fixture " + fixture + f);
                 Files.writeString(out.resolve(f), new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("/bits=20/", "/bits=" + bits + "/")
-                    .replaceAll(",(fpgamr|baseline),([a-z0-9-]+),20,", ",$1,$2," + bits + ","));
+                    .replaceAll(",(fpgamr|baseline|stock),([a-z0-9-]+),20,", ",$1,$2," + bits + ","));
             }
         }
-        Path planFile = plans.resolve("quick.yml");
+        Path planFile = plans.resolve(planName);
         Plan plan = Plan.read(planFile);
         Published published = Published.read(plans.resolve(plan.published()));
         Path report = Report.write(plan, published, Plan.folder(planFile), Results.open(out).rows(), out);
@@ -191,6 +198,56 @@ class ReportTest {
             "engine share", "t_map plain ÷ fpgamr", "TpW fpgamr ÷ plain")) {
             assertTrue(tables(ch12).get(1).header().contains(h), h);
         }
+    }
+
+    /**
+     * Chapter 12 measured apart, from a recorded run of chapter12.yml (recorded-chapter12/): the three
+     * jobs' map-time split on x86 and on the emulated ARM node, every column present (spill on
+     * Hadoop's collector derived, said so), none negative but the derived rest's clock slack, the two
+     * differences with their ratios; and the whole report passes the same checks as quick.yml's.
+     */
+    @Test
+    void chapter12MeasuredApart() throws Exception {
+        String md = render("chapter12.yml", RECORDED_CH12, HW_REPORT, 20);
+        String apart = section(md, "## The framework's share and the engine's, measured apart");
+        Table split = tables(apart).get(0);
+        assertEquals(List.of("node type", "PpK", "job", "runs", "map time [s]", "start [s]", "engine [s]", "read [s]", "write [s]", "spill [s]",
+            "sort [s]", "rest [s] (derived)"), split.header());
+        List<String> shapes = new ArrayList<>();
+        for (List<String> row : split.rows()) {
+            shapes.add(row.get(0) + " " + row.get(1) + " " + row.get(2) + " " + row.get(3));
+            for (int col = 4; col < row.size(); col++) {
+                String cell = row.get(col);
+                assertTrue(cell.matches("-?[0-9.]+ ± ([0-9.]+|n/a)( \\(derived\\))?"), split.header().get(col) + ": '" + cell + "' in " + row);
+                double mean = Double.parseDouble(cell.split(" ")[0]);
+                // the rest is the map time less the parts: the spans' millisecond clocks may take it below 0 by 2 ms a map
+                assertTrue(mean >= (col == row.size() - 1 ? -0.004 : 0), split.header().get(col) + " negative in " + row);
+            }
+            assertEquals(!row.get(2).equals("fpgamr"), row.get(9).endsWith("(derived)"), "Hadoop's spill is derived: " + row);
+        }
+        assertEquals(List.of("x86 1 plain 2", "x86 1 fpgamr on Hadoop's collector 2", "x86 1 fpgamr 2", "x86 2^18 plain 2",
+            "x86 2^18 fpgamr on Hadoop's collector 2", "x86 2^18 fpgamr 2", "arm (emulated) 2^18 plain 1",
+            "arm (emulated) 2^18 fpgamr on Hadoop's collector 1", "arm (emulated) 2^18 fpgamr 1"), shapes);
+        Table shares = tables(apart).get(1);
+        assertEquals(6, shares.rows().size(), shares.toString());
+        for (List<String> row : shares.rows()) {
+            String share = row.get(2);
+            String node = row.get(0).startsWith("arm") ? "arm" : "x86";
+            String basis = node.equals("arm") ? "emulated" : "measured";
+            String[] sides = share.equals("framework") ? new String[] {"fpgamr on Hadoop's collector", "fpgamr"}
+                : new String[] {"plain job", "fpgamr on Hadoop's collector"};
+            assertTrue(row.get(7).endsWith("× [" + node + ", here, 2^20, " + sides[0] + "'s map time, " + basis + " ÷ " + node + ", here, 2^20, "
+                + sides[1] + "'s map time, " + basis + "]"), row.toString());
+            assertTrue(row.get(8).endsWith("× [" + node + ", here, 2^20, " + sides[0] + "'s engine time, " + basis + " ÷ " + node + ", here, 2^20, "
+                + sides[1] + "'s engine time, " + basis + "]"), row.toString());
+            for (int col = 4; col <= 6; col++) {
+                assertTrue(row.get(col).matches("-?[0-9.]+ ± ([0-9.]+|n/a)"), shares.header().get(col) + ": " + row);
+            }
+        }
+        assertTrue(checkRatios(md).size() >= 12, md);
+        assertTrue(checkEmulated(md) >= 6, md);
+        assertTrue(checkPrecision(md) > 30, md);
+        checkDeclared(md);
     }
 
     @Test
