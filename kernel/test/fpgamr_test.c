@@ -28,6 +28,12 @@
  *                          the module's view that the plugin's test reads)
  *   fpgamr_test unplug     the device is removed while in use
  *   fpgamr_test hold FILE  allocate and map a buffer, touch FILE, sleep
+ *   fpgamr_test jam FILE   on the node (the RTL behind the window, node-sim):
+ *                          a job that jams the device on purpose (issue 39):
+ *                          an all-ones filter, a search whose ring holds 2
+ *                          records, no MATCH_ACK ever; once the device waits
+ *                          with its ring full, write what it reads to FILE
+ *                          and sleep until killed
  *   fpgamr_test fuzz [CALLS [SEED]]
  *                          hostile user space (fpgamr_fuzz.c)
  *
@@ -1464,6 +1470,70 @@ static int mode_hold(const char *ready)
 		pause();
 }
 
+/*
+ * A job that jams the device on purpose (issue 39): every value hits (an
+ * all-ones filter), the match ring holds JAM_CAP records and MATCH_ACK is
+ * never written, so the device fills the ring and waits for ever.  Only the
+ * kernel's ABORT, when the test kills this process, can end the job: on a
+ * 3.0 design the pending hits kept it busy and the device wedged.
+ */
+#define JAM_CAP		2
+
+static int mode_jam(const char *file)
+{
+	volatile uint32_t *regs;
+	struct fpgamr_alloc a;
+	char tmp[PATH_MAX];
+	unsigned int i;
+	int fd, uio;
+	FILE *f;
+
+	if (discover() != 1)
+		return 1;
+	uio = open(acc.uio_path, O_RDWR | O_CLOEXEC);
+	regs = uio < 0 ? MAP_FAILED :
+	       mmap(NULL, FPGAMR_USER_PAGE_BYTES, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, uio, 0);
+	if (regs == MAP_FAILED)
+		return 1;
+	fd = open_dma();
+	if (do_alloc(fd, page, 0, &a))
+		return 1;
+	regs[FPGAMR_REG_FILTER_ADDR / 4] = 0;	/* auto-increments over both arrays */
+	for (i = 0; i < FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS; i++)
+		regs[FPGAMR_REG_FILTER_DATA / 4] = 0xffffffff;
+	if (submit(fd, FPGAMR_JOB_SEARCH, 4, 1 << 20, 0, 0, a.handle, 0,
+		   JAM_CAP)) {
+		printf("fpgamr_test jam: SUBMIT: %s\n", ename(errno));
+		return 1;
+	}
+	/*
+	 * node-sim refreshes the window's status registers at a store it
+	 * traps (a board's reads are live): clearing IRQ_STATUS.MATCH, which
+	 * acknowledges no record, is that store.  Up to 60 s for the ring to
+	 * fill.
+	 */
+	for (i = 0; i < 600; i++) {
+		regs[REG_IRQ_STATUS] = FPGAMR_IRQ_STATUS_MATCH_MASK;
+		if ((regs[FPGAMR_REG_STATUS / 4] & FPGAMR_STATUS_MATCH_FULL_MASK) &&
+		    regs[FPGAMR_REG_MATCH_COUNT / 4] == JAM_CAP)
+			break;
+		usleep(100 * 1000);
+	}
+	/* FILE appears whole: the test reads it as soon as it exists */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+	f = fopen(tmp, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "STATUS 0x%x MATCH_COUNT %u MATCH_ACK %u\n",
+		regs[FPGAMR_REG_STATUS / 4], regs[FPGAMR_REG_MATCH_COUNT / 4],
+		regs[FPGAMR_REG_MATCH_ACK / 4]);
+	if (fclose(f) || rename(tmp, file))
+		return 1;
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "main";
@@ -1475,6 +1545,8 @@ int main(int argc, char **argv)
 		return mode_hold(argc > 2 ? argv[2] : "/tmp/hold.ready");
 	if (!strcmp(mode, "regs"))
 		return mode_regs();
+	if (!strcmp(mode, "jam"))
+		return mode_jam(argc > 2 ? argv[2] : "/tmp/jam.full");
 	if (!strcmp(mode, "open"))
 		return mode_open(argv + 2, argc - 2);
 	if (!strcmp(mode, "fuzz"))

@@ -44,6 +44,21 @@ if [ "${1:-}" = node-stall ]; then
 		"uio:$(uio_node),timeout_ms=4000" 4096
 fi
 
+# the program node-sim traces for the jammed device (issue 39): a job that
+# jams the device on purpose (fpgamr_test jam), SIGKILLed by the test once
+# its ring is full; the device's state when it is dead; then the next job on
+# the same device (the same RTL: one node-sim), a search of the 2^12 values
+# for the MD5 of 0x00000abc (a few seconds of the model's time)
+if [ "${1:-}" = node-jam ]; then
+	/fpgamr_test jam /tmp/jam.full &
+	echo $! > /tmp/jam.pid
+	wait $!
+	echo "node-jam: the jammer's exit status $?"
+	cat /sys/class/misc/fpgamr-dma*/device/state > /tmp/jam.state
+	exec node-search "uio:$(uio_node),timeout_ms=600000" 12 \
+		4f41bccf90f3b3e5b1f0be33b50eb855
+fi
+
 # the program node-sim traces for the doctor (jni-fpga/native/tools): every
 # layer of the node's accelerator, the DMA round trip on 4096 values (a
 # simulated batch of 2^18 would take minutes here)
@@ -336,6 +351,39 @@ if [ -n "$DT" ]; then
 	expect "no DMA memory freed while the RTL ran, no write after it" \
 		grep -q "DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/hash.log
 	expect "the killed process's buffers are back" test "$(attr buffers_in_use)" = 0
+
+	# a job that jams the device (issue 39): an all-ones filter, a ring of
+	# 2 records, never a MATCH_ACK; SIGKILLed while the device waits on its
+	# full ring, the kernel's ABORT (register map 3.1: it drops the pending
+	# hits) brings the device back to idle, and the next job on it finds
+	# exactly its own preimage (a 3.0 design stayed busy: the kernel's stop
+	# timed out, the device wedged and the next job got EIO)
+	rm -f /tmp/jam.full /tmp/jam.pid /tmp/jam.state
+	node-sim -- /init node-jam > /tmp/jam.log 2>&1 &
+	NODE=$!
+	i=0
+	while [ ! -e /tmp/jam.full ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+	expect "the jammer's ring is full and the device waits (BUSY, MATCH_FULL, 2 records, none acknowledged)" \
+		grep -qx "STATUS 0x11 MATCH_COUNT 2 MATCH_ACK 0" /tmp/jam.full
+	expect "... sysfs state: running" test "$(attr state)" = running
+	kill -9 "$(cat /tmp/jam.pid)"
+	wait $NODE
+	expect "node-sim and the next job exit 0" test $? = 0
+	sed 's/^/  /' /tmp/jam.log
+	expect "the jammer was SIGKILLed" grep -qx "node-jam: the jammer's exit status 137" /tmp/jam.log
+	expect "once it was dead the device was idle (sysfs state)" \
+		test "$(cat /tmp/jam.state 2>/dev/null)" = idle
+	expect "the next job on the device finds exactly one preimage" \
+		test "$(grep -c ':\$HEX\[' /tmp/jam.log)" = 1
+	expect "... 0x00000abc's" grep -qx '4f41bccf90f3b3e5b1f0be33b50eb855:\$HEX\[00000abc\]' /tmp/jam.log
+	expect "... in its 2^12 values, one batch" \
+		grep -q "^node-search: values 4096 of 4096, batches 1, .*, preimages 1$" /tmp/jam.log
+	expect "the RTL ran the two jobs, none in error" \
+		grep -q "^node-sim: jobs started 2, done 2, in error 0;" /tmp/jam.log
+	expect "the kernel aborted the jammed one; no memory freed under the device" \
+		grep -q "^node-sim: kernel page: START 2, ABORT 1; jobs aborted 1;.* DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/jam.log
+	expect "the device is idle, its buffers back" \
+		test "$(attr state)" = idle -a "$(attr buffers_in_use)" = 0
 
 	# the doctor on the node: the real module, device tree, nodes, the RTL's
 	# registers, its interrupt and a DMA round trip (fpgamr-doctor's lines)
