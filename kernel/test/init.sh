@@ -131,6 +131,8 @@ if [ -n "$DT" ]; then
 		logged "assigned reserved memory node fpgamr-cma@50000000"
 fi
 run_test main
+expect "API 2's ALLOC is refused with one kernel line" \
+	logged "ALLOC of fpgamr API 2 refused (ENOTTY) from fpgamr_test\[[0-9]*\]: this driver speaks API 3, which gives user space no bus address; rebuild the caller against its <linux/fpgamr.h>"
 
 # the FPGA-to-SDRAM port, read before each job: fpgamr_sim.ko writes the
 # SDRAM controller's and system manager's registers (the fixtures of
