@@ -77,6 +77,15 @@ exec </dev/console >/dev/console 2>&1
 expect_fail() { d=$1; shift; if "$@" 2>/dev/null; then nok "$d"; else ok "$d"; fi; }
 attr() { cat /sys/class/misc/fpgamr-dma*/device/"$1" 2>/dev/null; }
 logged() { dmesg | grep -q "$1"; }
+# a node-search's output in LOG: exactly one preimage, DIGEST's, of HEX;
+# exactly VALUES values searched in BATCHES batches
+expect_found() {
+	expect "the search finds exactly one preimage" \
+		test "$(grep -c ':\$HEX\[' "$1")" = 1
+	expect "it is the target's: $2:\$HEX[$3]" grep -qx "$2:\\\$HEX\\[$3\\]" "$1"
+	expect "values searched: exactly $4, in $5 batches" \
+		grep -q "^node-search: values $4 of $4, batches $5," "$1"
+}
 run_test() {
 	rm -f /tmp/fpgamr_counts
 	/fpgamr_test "$@"
@@ -300,12 +309,7 @@ if [ -n "$DT" ]; then
 	wait $NODE
 	expect "node-sim and the search exit 0" test $? = 0
 	sed 's/^/  /' /tmp/node.log
-	found=$(grep -c ':\$HEX\[' /tmp/node.log)
-	expect "the search finds exactly one preimage" test "$found" = 1
-	expect "it is the target's: $fpgamr_target:\$HEX[$fpgamr_value]" \
-		grep -qx "$fpgamr_target:\\\$HEX\\[$fpgamr_value\\]" /tmp/node.log
-	expect "values searched: exactly 2^$fpgamr_bits, in $batches batches" \
-		grep -q "^node-search: values $((1 << fpgamr_bits)) of $((1 << fpgamr_bits)), batches $batches," /tmp/node.log
+	expect_found /tmp/node.log "$fpgamr_target" "$fpgamr_value" $((1 << fpgamr_bits)) $batches
 	expect "the RTL ran $batches jobs, none in error" \
 		grep -q "^node-sim: jobs started $batches, done $batches, in error 0;" /tmp/node.log
 	expect "no AXI protocol error, no job memory refused" \
@@ -375,11 +379,7 @@ if [ -n "$DT" ]; then
 	expect "the jammer was SIGKILLed" grep -qx "node-jam: the jammer's exit status 137" /tmp/jam.log
 	expect "once it was dead the device was idle (sysfs state)" \
 		test "$(cat /tmp/jam.state 2>/dev/null)" = idle
-	expect "the next job on the device finds exactly one preimage" \
-		test "$(grep -c ':\$HEX\[' /tmp/jam.log)" = 1
-	expect "... 0x00000abc's" grep -qx '4f41bccf90f3b3e5b1f0be33b50eb855:\$HEX\[00000abc\]' /tmp/jam.log
-	expect "... in its 2^12 values, one batch" \
-		grep -q "^node-search: values 4096 of 4096, batches 1, .*, preimages 1$" /tmp/jam.log
+	expect_found /tmp/jam.log 4f41bccf90f3b3e5b1f0be33b50eb855 00000abc 4096 1
 	expect "the RTL ran the two jobs, none in error" \
 		grep -q "^node-sim: jobs started 2, done 2, in error 0;" /tmp/jam.log
 	expect "the kernel aborted the jammed one; no memory freed under the device" \
