@@ -30,8 +30,8 @@
  *   fpgamr_test hold FILE  allocate and map a buffer, touch FILE, sleep
  *   fpgamr_test jam FILE   on the node (the RTL behind the window, node-sim):
  *                          a job that jams the device on purpose (issue 39):
- *                          an all-ones filter, a search whose ring holds 2
- *                          records, no MATCH_ACK ever; once the device waits
+ *                          a filter of many hits, a search whose ring holds
+ *                          2 records, no MATCH_ACK ever; once the device waits
  *                          with its ring full, write what it reads to FILE
  *                          and sleep until killed
  *   fpgamr_test fuzz [CALLS [SEED]]
@@ -1534,20 +1534,25 @@ static int mode_hold(const char *ready)
 }
 
 /*
- * A job that jams the device on purpose (issue 39): every value hits (an
- * all-ones filter), the match ring holds JAM_CAP records and MATCH_ACK is
- * never written, so the device fills the ring and waits for ever.  Only the
+ * A job that jams the device on purpose (issue 39): a filter that lets many
+ * values through, a match ring of JAM_CAP records and no MATCH_ACK ever, so
+ * the device fills the ring and waits for ever with hits pending.  Only the
  * kernel's ABORT, when the test kills this process, can end the job: on a
- * 3.0 design the pending hits kept it busy and the device wedged.
+ * 3.0 design the pending hits kept it busy and the device wedged.  The
+ * filter is all ones in the first JAM_WORDS words of each array (a value in
+ * 1024 hits; the rest as the last program left it), not in all 1024: under
+ * node-sim each FILTER_DATA store is a trapped write, about 10 ms of the
+ * guest's time, 0.3 s on a machine loaded 20 deep; a third hit jams it.
  */
 #define JAM_CAP		2
+#define JAM_WORDS	16
 
 static int mode_jam(const char *file)
 {
 	volatile uint32_t *regs;
 	struct fpgamr_alloc a;
 	char tmp[PATH_MAX];
-	unsigned int i;
+	unsigned int a_i, i;
 	int fd, uio;
 	FILE *f;
 
@@ -1562,9 +1567,13 @@ static int mode_jam(const char *file)
 	fd = open_dma();
 	if (do_alloc(fd, page, 0, &a))
 		return 1;
-	regs[FPGAMR_REG_FILTER_ADDR / 4] = 0;	/* auto-increments over both arrays */
-	for (i = 0; i < FPGAMR_FILTER_ARRAYS * FPGAMR_FILTER_WORDS; i++)
-		regs[FPGAMR_REG_FILTER_DATA / 4] = 0xffffffff;
+	for (a_i = 0; a_i < FPGAMR_FILTER_ARRAYS; a_i++) {
+		/* FILTER_ADDR auto-increments at each FILTER_DATA */
+		regs[FPGAMR_REG_FILTER_ADDR / 4] =
+			a_i << FPGAMR_FILTER_ADDR_ARRAY_SHIFT;
+		for (i = 0; i < JAM_WORDS; i++)
+			regs[FPGAMR_REG_FILTER_DATA / 4] = 0xffffffff;
+	}
 	if (submit(fd, FPGAMR_JOB_SEARCH, 4, 1 << 20, 0, 0, a.handle, 0,
 		   JAM_CAP)) {
 		printf("fpgamr_test jam: SUBMIT: %s\n", ename(errno));
