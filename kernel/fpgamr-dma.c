@@ -72,7 +72,7 @@ struct fpgamr_file {
 
 static_assert(sizeof(struct fpgamr_info) == 64);
 static_assert(sizeof(struct fpgamr_submit) == 56);
-static_assert(sizeof(struct fpgamr_alloc) == 32);
+static_assert(sizeof(struct fpgamr_alloc) == 24);
 static_assert(sizeof(struct fpgamr_free) == 8);
 static_assert(sizeof(struct fpgamr_sync) == 24);
 
@@ -248,7 +248,6 @@ static int fpgamr_publish(struct fpgamr_file *file, struct fpgamr_buf *buf,
 		return ret == -EBUSY ? -ENOSPC : ret;
 
 	req->size = buf->size;
-	req->bus_addr = buf->dma;
 	req->mmap_offset = (u64)handle << PAGE_SHIFT;
 	req->handle = handle;
 	req->flags = file->fdev->coherent ? FPGAMR_BUF_COHERENT : 0;
@@ -614,10 +613,22 @@ static int fpgamr_ioc_sync(struct fpgamr_file *file, void __user *arg,
 	return 0;
 }
 
+/*
+ * API 2's ALLOC: struct fpgamr_alloc of 32 bytes, with the buffer's bus
+ * address.  Refused like any unknown request (ENOTTY), with a line that says
+ * why: a caller built against the old header.
+ */
+#define FPGAMR_IOC_ALLOC_API2	_IOC(_IOC_READ | _IOC_WRITE, FPGAMR_IOC_MAGIC, 0x01, 32)
+
 static long fpgamr_dispatch(struct fpgamr_file *file, unsigned int cmd,
 			    void __user *arg)
 {
 	switch (cmd) {
+	case FPGAMR_IOC_ALLOC_API2:
+		dev_warn_ratelimited(file->fdev->dev,
+				     "ALLOC of fpgamr API 2 refused (ENOTTY) from %s[%d]: this driver speaks API %d, which gives user space no bus address; rebuild the caller against its <linux/fpgamr.h>\n",
+				     current->comm, task_pid_nr(current), FPGAMR_API_VERSION);
+		return -ENOTTY;
 	case FPGAMR_IOC_INFO:
 		return fpgamr_ioc_info(file, arg);
 	case FPGAMR_IOC_ALLOC:

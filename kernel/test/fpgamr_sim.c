@@ -23,6 +23,9 @@
  *  - bus-master access: mmap of /dev/fpgamr-sim at offset = bus address maps
  *    the register window (uncached) or pages of allocated low memory
  *    (cached), as the accelerator's AXI master and register slave see them;
+ *  - the bus address behind the caller's mapping of a DMA buffer
+ *    (FPGAMR_SIM_IOC_BUS_ADDR, fpgamr_sim.h), which fpgamr.ko keeps from
+ *    user space;
  *  - removal: writing 1 to unplug removes the device, as removing the
  *    FPGA overlay would;
  *  - the FPGA-to-SDRAM port: where the tree has the Cyclone V's SDRAM
@@ -58,6 +61,7 @@
 #include <linux/fpgamr.h>
 
 #include "../fpgamr-priv.h"
+#include "fpgamr_sim.h"
 
 static unsigned long sim_regs;
 module_param_named(regs, sim_regs, ulong, 0444);
@@ -265,9 +269,37 @@ static int sim_mmap(struct file *filp, struct vm_area_struct *vma)
 			       vma->vm_page_prot);
 }
 
+/*
+ * The bus address behind a user address of the caller's: the page table
+ * fpgamr.ko's mmap wrote (a PFN map) gives the page, and a bus address here
+ * is the physical one, as sim_mmap's offsets are (neither test machine has
+ * an IOMMU or a DMA offset).
+ */
+static long sim_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	u64 __user *uarg = (u64 __user *)arg;
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+	u64 addr;
+	int ret;
+
+	if (cmd != FPGAMR_SIM_IOC_BUS_ADDR)
+		return -ENOTTY;
+	if (get_user(addr, uarg))
+		return -EFAULT;
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, (unsigned long)addr);
+	ret = vma ? follow_pfn(vma, (unsigned long)addr, &pfn) : -EFAULT;
+	mmap_read_unlock(current->mm);
+	if (ret)
+		return ret;
+	return put_user((u64)PFN_PHYS(pfn) + offset_in_page(addr), uarg);
+}
+
 static const struct file_operations sim_fops = {
 	.owner = THIS_MODULE,
 	.mmap = sim_mmap,
+	.unlocked_ioctl = sim_ioctl,
 	.llseek = noop_llseek,
 };
 

@@ -28,6 +28,12 @@
  *                          the module's view that the plugin's test reads)
  *   fpgamr_test unplug     the device is removed while in use
  *   fpgamr_test hold FILE  allocate and map a buffer, touch FILE, sleep
+ *   fpgamr_test jam FILE   on the node (the RTL behind the window, node-sim):
+ *                          a job that jams the device on purpose (issue 39):
+ *                          a filter of many hits, a search whose ring holds
+ *                          2 records, no MATCH_ACK ever; once the device waits
+ *                          with its ring full, write what it reads to FILE
+ *                          and sleep until killed
  *   fpgamr_test fuzz [CALLS [SEED]]
  *                          hostile user space (fpgamr_fuzz.c)
  *
@@ -57,6 +63,7 @@
 #include <linux/fpgamr.h>
 
 #include "fpgamr_test.h"
+#include "fpgamr_sim.h"
 #include "../fpgamr-regs.h"	/* register map 3, from hdl/regmap/md5acc.json */
 
 #define DESIGN_MAGIC	FPGAMR_DESIGN_ID
@@ -348,6 +355,23 @@ static long device_copy(uint64_t src, uint64_t dst, uint64_t len)
 	return e ? -1 : 0;
 }
 
+/*
+ * The bus address behind a mapped buffer's byte, as the device uses it:
+ * fpgamr_sim.ko reads it from the page table, since fpgamr.ko tells user
+ * space none (API 3).  0 if it cannot.
+ */
+static uint64_t bus_of(const void *p)
+{
+	uint64_t v = (uintptr_t)p;
+	int sim = open("/dev/fpgamr-sim", O_RDWR | O_CLOEXEC);
+
+	if (sim < 0 || ioctl(sim, FPGAMR_SIM_IOC_BUS_ADDR, &v))
+		v = 0;
+	if (sim >= 0)
+		close(sim);
+	return v;
+}
+
 /* the accelerator's node's memory-region, from the device tree: 0 if none */
 static int dma_pool(uint64_t *lo, uint64_t *hi)
 {
@@ -569,6 +593,7 @@ static void test_info(int fd, int coherent)
 
 static void test_alloc_errors(int fd, uint64_t max)
 {
+	uint8_t api2[32], api2_was[32];
 	struct fpgamr_alloc a;
 	char mi[4096];
 	int has_cma;
@@ -578,6 +603,14 @@ static void test_alloc_errors(int fd, uint64_t max)
 	expect_err(do_alloc(fd, max + 1, 0, &a), E2BIG, "ALLOC max_buf_bytes+1");
 	expect_err(do_alloc(fd, UINT64_MAX, 0, &a), E2BIG, "ALLOC 2^64-1");
 	expect_err(ioctl(fd, FPGAMR_IOC_ALLOC, NULL), EFAULT, "ALLOC NULL");
+	memset(api2, 0xa5, sizeof(api2));
+	memcpy(api2, &(uint64_t){ page }, sizeof(uint64_t));
+	memcpy(api2_was, api2, sizeof(api2));
+	expect_err(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, FPGAMR_IOC_MAGIC, 0x01,
+				  sizeof(api2)), api2), ENOTTY,
+		   "API 2's ALLOC (a 32-byte argument that returned the bus address)");
+	check(!memcmp(api2, api2_was, sizeof(api2)),
+	      "... its argument left as it was");
 	expect_err(ioctl(fd, FPGAMR_IOC_ALLOC, (void *)8), EFAULT,
 		   "ALLOC bad pointer");
 
@@ -649,6 +682,7 @@ static void test_device_side(int fd, const struct fpgamr_alloc *a, uint8_t *p)
 {
 	struct fpgamr_alloc c;
 	size_t len = a->size;
+	uint64_t src = bus_of(p), dst;
 	uint8_t *q;
 
 	expect_ok(do_alloc(fd, len, 0, &c), "ALLOC 1 MiB destination");
@@ -659,8 +693,10 @@ static void test_device_side(int fd, const struct fpgamr_alloc *a, uint8_t *p)
 	expect_ok(do_sync(fd, FPGAMR_IOC_SYNC_FOR_DEVICE, c.handle,
 			  FPGAMR_DMA_FROM_DEVICE, 0, len),
 		  "SYNC_FOR_DEVICE destination (FROM_DEVICE)");
-	expect_ok(device_copy(a->bus_addr, c.bus_addr, len),
-		  "device copies 1 MiB bus_addr to bus_addr");
+	dst = bus_of(q);
+	check(src && dst, "fpgamr_sim.ko finds both buffers' bus addresses");
+	expect_ok(device_copy(src, dst, len),
+		  "device copies 1 MiB between the buffers' bus addresses");
 	expect_ok(do_sync(fd, FPGAMR_IOC_SYNC_FOR_CPU, c.handle,
 			  FPGAMR_DMA_FROM_DEVICE, 0, len),
 		  "SYNC_FOR_CPU destination");
@@ -669,40 +705,43 @@ static void test_device_side(int fd, const struct fpgamr_alloc *a, uint8_t *p)
 	memset(q, 0, len);
 	do_sync(fd, FPGAMR_IOC_SYNC_FOR_DEVICE, c.handle,
 		FPGAMR_DMA_BIDIRECTIONAL, 0, len);
-	expect_ok(device_copy(a->bus_addr + 3 * page, c.bus_addr + page,
-			      2 * page), "device copies 2 pages at an offset");
+	expect_ok(device_copy(src + 3 * page, dst + page, 2 * page),
+		  "device copies 2 pages at an offset");
 	do_sync(fd, FPGAMR_IOC_SYNC_FOR_CPU, c.handle, FPGAMR_DMA_FROM_DEVICE,
 		0, len);
 	check(all_zero(q, page) && !memcmp(q + page, p + 3 * page, 2 * page) &&
 	      all_zero(q + 3 * page, len - 3 * page),
-	      "offset copy landed exactly at bus_addr + offset");
-	expect_err(device_copy(0x1000, c.bus_addr, page), EINVAL,
+	      "offset copy landed exactly at the bus address + offset");
+	expect_err(device_copy(0x1000, dst, page), EINVAL,
 		   "bus address 0x1000 is no allocated memory");
 	munmap(q, len);
 	expect_ok(do_free(fd, c.handle, 0), "FREE destination");
 }
 
+/* a word of ALLOC's reply that names the buffer's bus address or its page */
+static int names_bus(const struct fpgamr_alloc *a, uint64_t bus)
+{
+	uint32_t w[sizeof(*a) / 4];
+
+	memcpy(w, a, sizeof(w));
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (w[i] == (uint32_t)bus || w[i] == (uint32_t)(bus / page))
+			return 1;
+	return 0;
+}
+
 static void test_data(int fd, int coherent)
 {
 	struct fpgamr_alloc a, b;
-	uint64_t lo, hi;
+	uint64_t lo, hi, bus;
 	uint8_t *p, *q;
 	size_t len = MIB;
 
 	expect_ok(do_alloc(fd, len, 0, &a), "ALLOC 1 MiB");
-	if (dma_pool(&lo, &hi))
-		check(a.bus_addr >= lo && a.bus_addr + a.size <= hi,
-		      "bus_addr 0x%llx is in the node's memory-region [0x%llx, 0x%llx)",
-		      (unsigned long long)a.bus_addr, (unsigned long long)lo,
-		      (unsigned long long)hi);
 	check(a.size == len, "size is 1 MiB (%llu)", (unsigned long long)a.size);
 	check(a.handle >= 1 && a.mmap_offset == (uint64_t)a.handle * page,
 	      "handle %u, mmap_offset %llu", a.handle,
 	      (unsigned long long)a.mmap_offset);
-	check(a.bus_addr && !(a.bus_addr % page) &&
-	      a.bus_addr + a.size <= (1ull << 32),
-	      "bus_addr 0x%llx is page aligned and below 4 GiB",
-	      (unsigned long long)a.bus_addr);
 	check(a.flags == (coherent ? FPGAMR_BUF_COHERENT : 0u),
 	      "buffer flags 0x%x", a.flags);
 	expect_ok(do_alloc(fd, 1, 0, &b), "ALLOC 1 byte");
@@ -716,6 +755,18 @@ static void test_data(int fd, int coherent)
 	check(p != MAP_FAILED, "mmap 1 MiB buffer");
 	if (p == MAP_FAILED)
 		return;
+	bus = bus_of(p);
+	if (dma_pool(&lo, &hi))
+		check(bus >= lo && bus + a.size <= hi,
+		      "its bus address 0x%llx is in the node's memory-region [0x%llx, 0x%llx)",
+		      (unsigned long long)bus, (unsigned long long)lo,
+		      (unsigned long long)hi);
+	check(bus && !(bus % page) && bus + a.size <= (1ull << 32),
+	      "its bus address 0x%llx (fpgamr_sim.ko's) is page aligned and below 4 GiB",
+	      (unsigned long long)bus);
+	check(sizeof(a) == 24 && !names_bus(&a, bus),
+	      "ALLOC's reply carries no bus address: size, mmap_offset, handle, flags; no word is 0x%llx or its page number",
+	      (unsigned long long)bus);
 	check(all_zero(p, len), "a new buffer reads as zeroes");
 	fill(p, len, 1);
 	expect_ok(do_sync(fd, FPGAMR_IOC_SYNC_FOR_DEVICE, a.handle,
@@ -1085,10 +1136,24 @@ static int wait_ctrl(volatile uint32_t *win, uint32_t want)
 	return WREG(win, CTRL) == want;
 }
 
+/* a buffer's bus address: its first page mapped for fpgamr_sim.ko to read */
+static uint64_t buf_bus(int fd, const struct fpgamr_alloc *a)
+{
+	void *p = map(fd, page, MAP_SHARED, a->mmap_offset);
+	uint64_t bus;
+
+	if (p == MAP_FAILED)
+		return 0;
+	bus = bus_of(p);
+	munmap(p, page);
+	return bus;
+}
+
 static void test_submit(volatile uint32_t *win)
 {
 	const uint64_t sz = 64 * 1024;
 	struct fpgamr_alloc a, b, c;
+	uint64_t abus, bbus, cbus;
 	struct free_call fc;
 	pthread_t th;
 	uint32_t started = WREG(win, JOBS_STARTED);
@@ -1101,6 +1166,10 @@ static void test_submit(volatile uint32_t *win)
 		check(0, "five buffers for the job tests");
 		return;
 	}
+	abus = buf_bus(fd, &a);
+	bbus = buf_bus(fd, &b);
+	cbus = buf_bus(fd2, &c);
+	check(abus && bbus && cbus, "fpgamr_sim.ko finds the job buffers' bus addresses");
 	/* refusals, in the header's order; nothing reaches the device */
 	expect_err(submit(fd, 2, 4, 1, a.handle, 0, b.handle, 0, 0), EINVAL,
 		   "SUBMIT op 2");
@@ -1148,9 +1217,9 @@ static void test_submit(volatile uint32_t *win)
 			 64, 0), "SUBMIT hash 100 messages");
 	check(WREG(win, MODE) == (FPGAMR_OP_HASH | 5 << FPGAMR_MODE_WIDTH_SHIFT) &&
 	      WREG(win, COUNT_LO) == 100 && WREG(win, COUNT_HI) == 0 &&
-	      WREG(win, SRC_LO) == (uint32_t)(a.bus_addr + 32) &&
-	      WREG(win, DST_LO) == (uint32_t)(b.bus_addr + 64) &&
-	      WREG(win, SRC_HI) == (uint32_t)((a.bus_addr + 32) >> 32) &&
+	      WREG(win, SRC_LO) == (uint32_t)(abus + 32) &&
+	      WREG(win, DST_LO) == (uint32_t)(bbus + 64) &&
+	      WREG(win, SRC_HI) == (uint32_t)((abus + 32) >> 32) &&
 	      WREG(win, MATCH_CAP) == 0 && WREG(win, START_LO) == 0,
 	      "the kernel page: MODE 0x%x COUNT %u SRC 0x%x (buffer + 32) DST 0x%x (buffer + 64)",
 	      WREG(win, MODE), WREG(win, COUNT_LO), WREG(win, SRC_LO),
@@ -1193,7 +1262,7 @@ static void test_submit(volatile uint32_t *win)
 	expect_ok(submit(fd2, FPGAMR_JOB_SEARCH, 4, 1 << 20, 0, 0, c.handle,
 			 sz - 32 * 16, 16), "SUBMIT search on the other file");
 	check(WREG(win, MODE) == (FPGAMR_OP_SEARCH | 4 << FPGAMR_MODE_WIDTH_SHIFT) &&
-	      WREG(win, DST_LO) == (uint32_t)(c.bus_addr + sz - 32 * 16) &&
+	      WREG(win, DST_LO) == (uint32_t)(cbus + sz - 32 * 16) &&
 	      WREG(win, MATCH_CAP) == 16 && WREG(win, SRC_LO) == 0 &&
 	      WREG(win, COUNT_LO) == 1 << 20 && take_ctrl(win) == FPGAMR_CTRL_START_MASK,
 	      "the kernel page: the search's ring at the buffer's last 512 bytes, then START");
@@ -1464,6 +1533,79 @@ static int mode_hold(const char *ready)
 		pause();
 }
 
+/*
+ * A job that jams the device on purpose (issue 39): a filter that lets many
+ * values through, a match ring of JAM_CAP records and no MATCH_ACK ever, so
+ * the device fills the ring and waits for ever with hits pending.  Only the
+ * kernel's ABORT, when the test kills this process, can end the job: on a
+ * 3.0 design the pending hits kept it busy and the device wedged.  The
+ * filter is all ones in the first JAM_WORDS words of each array (a value in
+ * 1024 hits; the rest as the last program left it), not in all 1024: under
+ * node-sim each FILTER_DATA store is a trapped write, about 10 ms of the
+ * guest's time, 0.3 s on a machine loaded 20 deep; a third hit jams it.
+ */
+#define JAM_CAP		2
+#define JAM_WORDS	16
+
+static int mode_jam(const char *file)
+{
+	volatile uint32_t *regs;
+	struct fpgamr_alloc a;
+	char tmp[PATH_MAX];
+	unsigned int a_i, i;
+	int fd, uio;
+	FILE *f;
+
+	if (discover() != 1)
+		return 1;
+	uio = open(acc.uio_path, O_RDWR | O_CLOEXEC);
+	regs = uio < 0 ? MAP_FAILED :
+	       mmap(NULL, FPGAMR_USER_PAGE_BYTES, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, uio, 0);
+	if (regs == MAP_FAILED)
+		return 1;
+	fd = open_dma();
+	if (do_alloc(fd, page, 0, &a))
+		return 1;
+	for (a_i = 0; a_i < FPGAMR_FILTER_ARRAYS; a_i++) {
+		/* FILTER_ADDR auto-increments at each FILTER_DATA */
+		regs[FPGAMR_REG_FILTER_ADDR / 4] =
+			a_i << FPGAMR_FILTER_ADDR_ARRAY_SHIFT;
+		for (i = 0; i < JAM_WORDS; i++)
+			regs[FPGAMR_REG_FILTER_DATA / 4] = 0xffffffff;
+	}
+	if (submit(fd, FPGAMR_JOB_SEARCH, 4, 1 << 20, 0, 0, a.handle, 0,
+		   JAM_CAP)) {
+		printf("fpgamr_test jam: SUBMIT: %s\n", ename(errno));
+		return 1;
+	}
+	/*
+	 * node-sim refreshes the window's status registers at a store it
+	 * traps (a board's reads are live): clearing IRQ_STATUS.MATCH, which
+	 * acknowledges no record, is that store.  Up to 60 s for the ring to
+	 * fill.
+	 */
+	for (i = 0; i < 600; i++) {
+		regs[REG_IRQ_STATUS] = FPGAMR_IRQ_STATUS_MATCH_MASK;
+		if ((regs[FPGAMR_REG_STATUS / 4] & FPGAMR_STATUS_MATCH_FULL_MASK) &&
+		    regs[FPGAMR_REG_MATCH_COUNT / 4] == JAM_CAP)
+			break;
+		usleep(100 * 1000);
+	}
+	/* FILE appears whole: the test reads it as soon as it exists */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+	f = fopen(tmp, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "STATUS 0x%x MATCH_COUNT %u MATCH_ACK %u\n",
+		regs[FPGAMR_REG_STATUS / 4], regs[FPGAMR_REG_MATCH_COUNT / 4],
+		regs[FPGAMR_REG_MATCH_ACK / 4]);
+	if (fclose(f) || rename(tmp, file))
+		return 1;
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "main";
@@ -1475,6 +1617,8 @@ int main(int argc, char **argv)
 		return mode_hold(argc > 2 ? argv[2] : "/tmp/hold.ready");
 	if (!strcmp(mode, "regs"))
 		return mode_regs();
+	if (!strcmp(mode, "jam"))
+		return mode_jam(argc > 2 ? argv[2] : "/tmp/jam.full");
 	if (!strcmp(mode, "open"))
 		return mode_open(argv + 2, argc - 2);
 	if (!strcmp(mode, "fuzz"))

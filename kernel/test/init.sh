@@ -44,6 +44,21 @@ if [ "${1:-}" = node-stall ]; then
 		"uio:$(uio_node),timeout_ms=4000" 4096
 fi
 
+# the program node-sim traces for the jammed device (issue 39): a job that
+# jams the device on purpose (fpgamr_test jam), SIGKILLed by the test once
+# its ring is full; the device's state when it is dead; then the next job on
+# the same device (the same RTL: one node-sim), a search of the 2^12 values
+# for the MD5 of 0x00000abc (a few seconds of the model's time)
+if [ "${1:-}" = node-jam ]; then
+	/fpgamr_test jam /tmp/jam.full &
+	echo $! > /tmp/jam.pid
+	wait $!
+	echo "node-jam: the jammer's exit status $?"
+	cat /sys/class/misc/fpgamr-dma*/device/state > /tmp/jam.state
+	exec node-search "uio:$(uio_node),timeout_ms=600000" 12 \
+		4f41bccf90f3b3e5b1f0be33b50eb855
+fi
+
 # the program node-sim traces for the doctor (jni-fpga/native/tools): every
 # layer of the node's accelerator, the DMA round trip on 4096 values (a
 # simulated batch of 2^18 would take minutes here)
@@ -62,6 +77,15 @@ exec </dev/console >/dev/console 2>&1
 expect_fail() { d=$1; shift; if "$@" 2>/dev/null; then nok "$d"; else ok "$d"; fi; }
 attr() { cat /sys/class/misc/fpgamr-dma*/device/"$1" 2>/dev/null; }
 logged() { dmesg | grep -q "$1"; }
+# a node-search's output in LOG: exactly one preimage, DIGEST's, of HEX;
+# exactly VALUES values searched in BATCHES batches
+expect_found() {
+	expect "the search finds exactly one preimage" \
+		test "$(grep -c ':\$HEX\[' "$1")" = 1
+	expect "it is the target's: $2:\$HEX[$3]" grep -qx "$2:\\\$HEX\\[$3\\]" "$1"
+	expect "values searched: exactly $4, in $5 batches" \
+		grep -q "^node-search: values $4 of $4, batches $5," "$1"
+}
 run_test() {
 	rm -f /tmp/fpgamr_counts
 	/fpgamr_test "$@"
@@ -116,6 +140,8 @@ if [ -n "$DT" ]; then
 		logged "assigned reserved memory node fpgamr-cma@50000000"
 fi
 run_test main
+expect "API 2's ALLOC is refused with one kernel line" \
+	logged "ALLOC of fpgamr API 2 refused (ENOTTY) from fpgamr_test\[[0-9]*\]: this driver speaks API 3, which gives user space no bus address; rebuild the caller against its <linux/fpgamr.h>"
 
 # the FPGA-to-SDRAM port, read before each job: fpgamr_sim.ko writes the
 # SDRAM controller's and system manager's registers (the fixtures of
@@ -283,12 +309,7 @@ if [ -n "$DT" ]; then
 	wait $NODE
 	expect "node-sim and the search exit 0" test $? = 0
 	sed 's/^/  /' /tmp/node.log
-	found=$(grep -c ':\$HEX\[' /tmp/node.log)
-	expect "the search finds exactly one preimage" test "$found" = 1
-	expect "it is the target's: $fpgamr_target:\$HEX[$fpgamr_value]" \
-		grep -qx "$fpgamr_target:\\\$HEX\\[$fpgamr_value\\]" /tmp/node.log
-	expect "values searched: exactly 2^$fpgamr_bits, in $batches batches" \
-		grep -q "^node-search: values $((1 << fpgamr_bits)) of $((1 << fpgamr_bits)), batches $batches," /tmp/node.log
+	expect_found /tmp/node.log "$fpgamr_target" "$fpgamr_value" $((1 << fpgamr_bits)) $batches
 	expect "the RTL ran $batches jobs, none in error" \
 		grep -q "^node-sim: jobs started $batches, done $batches, in error 0;" /tmp/node.log
 	expect "no AXI protocol error, no job memory refused" \
@@ -336,6 +357,41 @@ if [ -n "$DT" ]; then
 	expect "no DMA memory freed while the RTL ran, no write after it" \
 		grep -q "DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/hash.log
 	expect "the killed process's buffers are back" test "$(attr buffers_in_use)" = 0
+
+	# a job that jams the device (issue 39): a filter that lets a value in
+	# 1024 through (all ones in 16 words of each array: 34 trapped stores,
+	# not the 1024 of an all-ones filter), a ring of 2 records, never a
+	# MATCH_ACK; SIGKILLed while the device waits on its
+	# full ring, the kernel's ABORT (register map 3.1: it drops the pending
+	# hits) brings the device back to idle, and the next job on it finds
+	# exactly its own preimage (a 3.0 design stayed busy: the kernel's stop
+	# timed out, the device wedged and the next job got EIO)
+	rm -f /tmp/jam.full /tmp/jam.pid /tmp/jam.state
+	node-sim -- /init node-jam > /tmp/jam.log 2>&1 &
+	NODE=$!
+	i=0
+	while [ ! -e /tmp/jam.full ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
+	expect "the jammer's ring is full and the device waits (BUSY, MATCH_FULL, 2 records, none acknowledged)" \
+		grep -qx "STATUS 0x11 MATCH_COUNT 2 MATCH_ACK 0" /tmp/jam.full
+	expect "... sysfs state: running" test "$(attr state)" = running
+	kill -9 "$(cat /tmp/jam.pid)"
+	# the state once the jammer is dead, checked before node-sim ends: a
+	# device that stays jammed (a 3.0 design) makes node-sim fail on it
+	i=0
+	while [ ! -s /tmp/jam.state ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	expect "once it was dead the device was idle (sysfs state: $(cat /tmp/jam.state 2>/dev/null))" \
+		test "$(cat /tmp/jam.state 2>/dev/null)" = idle
+	wait $NODE
+	expect "node-sim and the next job exit 0" test $? = 0
+	sed 's/^/  /' /tmp/jam.log
+	expect "the jammer was SIGKILLed" grep -qx "node-jam: the jammer's exit status 137" /tmp/jam.log
+	expect_found /tmp/jam.log 4f41bccf90f3b3e5b1f0be33b50eb855 00000abc 4096 1
+	expect "the RTL ran the two jobs, none in error" \
+		grep -q "^node-sim: jobs started 2, done 2, in error 0;" /tmp/jam.log
+	expect "the kernel aborted the jammed one; no memory freed under the device" \
+		grep -q "^node-sim: kernel page: START 2, ABORT 1; jobs aborted 1;.* DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/jam.log
+	expect "the device is idle, its buffers back" \
+		test "$(attr state)" = idle -a "$(attr buffers_in_use)" = 0
 
 	# the doctor on the node: the real module, device tree, nodes, the RTL's
 	# registers, its interrupt and a DMA round trip (fpgamr-doctor's lines)

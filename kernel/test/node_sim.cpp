@@ -628,6 +628,9 @@ void on_stop(pid_t pid, int status)
  * machine runs under 1,000 cycles per second (4096 ticks took 7 s).
  */
 #define TICKS_PER_POLL	512
+/* polls an aborted job gets to drain once the programs are gone (a killed
+ * batch's took 583 AXI write beats) */
+#define DRAIN_POLLS	64
 
 void run_until_idle()
 {
@@ -795,9 +798,20 @@ int main(int argc, char **argv)
 			on_stop(pid, status);
 		}
 	}
+	/*
+	 * The programs are gone, so the kernel has stopped their jobs: one
+	 * still running drains in a bounded time (its values in flight, its
+	 * bursts), or the device is jammed, as a 3.0 design's aborted search
+	 * with its hits pending was (issue 39): say so and fail, not hang.
+	 */
 	poll_kernel_page();
-	while (job_active)
+	for (int i = 0; job_active && i < DRAIN_POLLS; i++)
 		run_until_idle();
 	summary();
+	if (job_active) {
+		printf("node-sim: the device never went idle: a job still ran %d clock cycles after its programs exited\n",
+		       DRAIN_POLLS * TICKS_PER_POLL);
+		return 1;
+	}
 	return main_status;
 }

@@ -88,8 +88,7 @@ static int u_alloc(void *c, size_t size, fpgamr_dmabuf *b)
         ioctl(x->dma_fd, FPGAMR_IOC_FREE, &f);
         return FPGAMR_ENOMEM;
     }
-    b->host = p;
-    b->bus = a.bus_addr;
+    b->host = p;  /* b->bus stays 0: the kernel keeps the bus address (API 3) */
     b->size = (size_t)a.size;
     b->handle = a.handle;
     return 0;
@@ -227,10 +226,14 @@ int fpgamr_bus_uio_open(const char *spec, fpgamr_bus *bus, char *err, size_t err
     x->dma_fd = open(path, O_RDWR | O_CLOEXEC);
     if (x->dma_fd < 0 || ioctl(x->dma_fd, FPGAMR_IOC_INFO, &x->info) != 0)
         return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: cannot use %s: %s", path, strerror(errno));
-    if (x->info.api_version != FPGAMR_API_VERSION || strncmp(base, "uio", 3) != 0 ||
+    if (x->info.api_version != FPGAMR_API_VERSION)
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen,
+                               "uio: %s speaks fpgamr API %u, this driver API %u: install fpgamr.ko and "
+                               "libfpgamr of one release",
+                               path, x->info.api_version, FPGAMR_API_VERSION);
+    if (strncmp(base, "uio", 3) != 0 ||
         x->info.uio_index != (uint32_t)strtoul(base + 3, NULL, 10))
-        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: %s does not pair with %s (api %u)", path, node,
-                               x->info.api_version);
+        return fpgamr_bus_fail(u_close, x, FPGAMR_ENODEV, err, errlen, "uio: %s does not pair with %s", path, node);
     fpgamr_bus_setup(bus, &uio_ops, x, spec);
     return 0;
 }

@@ -10,7 +10,8 @@
 
 typedef struct fpgamr_dmabuf {
     void *host;       /* CPU view */
-    uint64_t bus;     /* address the device uses */
+    uint64_t bus;     /* vsim: the model's address (that bus plays the kernel);
+                         uio: 0, the kernel keeps it from user space */
     size_t size;
     uint32_t handle;  /* bus-private */
 } fpgamr_dmabuf;

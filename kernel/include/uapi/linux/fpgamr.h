@@ -73,8 +73,10 @@
  * and mmap offsets of one open file mean nothing to another.  A buffer is
  * physically contiguous (CMA where the kernel has it), page aligned, a whole
  * number of pages, zero-filled when allocated (the zeroes are in memory, not
- * only in the CPU caches) and addressable by the accelerator at bus_addr.
- * It is mapped cacheable; user space makes CPU and device views agree with
+ * only in the CPU caches) and addressable by the accelerator at a bus
+ * address only the kernel knows: user space names a buffer by its handle
+ * (SUBMIT) and never learns where the device reads or writes (since API 3,
+ * issue 39; API 2's ALLOC returned it).  It is mapped cacheable; user space makes CPU and device views agree with
  * the sync ioctls:
  *
  *   CPU writes, device reads:  SYNC_FOR_DEVICE (TO_DEVICE) before START
@@ -134,7 +136,10 @@
  *                 ENODEV  the accelerator is being removed
  *   any ioctl     ENODEV  the accelerator was removed; only FREE and close
  *                         still work
- *                 ENOTTY  unknown request
+ *                 ENOTTY  unknown request (also API 2's ALLOC, whose
+ *                         argument carried the bus address: the kernel
+ *                         logs that the caller needs rebuilding against
+ *                         API 3)
  *                 EFAULT  argument pointer not readable/writable
  *   ALLOC         EINVAL  size == 0, or flags != 0
  *                 E2BIG   size > max_buf_bytes (FPGAMR_IOC_INFO)
@@ -179,7 +184,12 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define FPGAMR_API_VERSION	2	/* 2: register map 3, SUBMIT/ABORT, caps */
+/*
+ * 3: ALLOC returns no bus address (struct fpgamr_alloc lost bus_addr, so
+ *    its size and the ALLOC request number changed; issue 39)
+ * 2: register map 3, SUBMIT/ABORT, caps
+ */
+#define FPGAMR_API_VERSION	3
 
 #define FPGAMR_OF_COMPATIBLE	"fpgamr,md5-accel-1.0"
 #define FPGAMR_UIO_NAME		"fpgamr-md5"
@@ -239,7 +249,6 @@ struct fpgamr_submit {
 /* FPGAMR_IOC_ALLOC */
 struct fpgamr_alloc {
 	__u64 size;		/* in: bytes wanted; out: bytes allocated */
-	__u64 bus_addr;		/* out: address the accelerator uses */
 	__u64 mmap_offset;	/* out: offset argument of mmap() */
 	__u32 handle;		/* out: names the buffer in FREE and SYNC */
 	__u32 flags;		/* in: 0; out: FPGAMR_BUF_* */
