@@ -31,7 +31,10 @@ extra=(-e "ansible_host=$r" -e "fpga_kernel_release=$KVER" -e "fpgamr_stage_dir=
   -e "fpgamr_src=$REPO")
 [ -n "$RBF" ] && extra+=(-e "fpga_rbf_src=$RBF")
 echo "image worker: ansible-playbook site.yml on the image's root (the fpgamr ARM-FPGA worker, DKMS for $KVER)"
+# profile_tasks: each task's wall time in the log, and the slowest listed after the recap (the
+# stage runs under QEMU user emulation: this is where its time goes)
 ANSIBLE_CONFIG="$REPO/deploy/ansible/ansible.cfg" ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 \
+  ANSIBLE_CALLBACKS_ENABLED=ansible.posix.profile_tasks PROFILE_TASKS_TASK_OUTPUT_LIMIT=25 \
   "$ANSIBLE_PLAYBOOK" -i "$HERE/inventory/hosts.yml" "$REPO/deploy/ansible/site.yml" \
   --limit fpgamr-de10 "${extra[@]}" >"$log" 2>&1 ||
   { grep -n -B2 -A12 -E '^(fatal|failed):|ERROR!' "$log" | tail -n 40 >&2; fail "site.yml failed on the image's root (log: $log)"; }
