@@ -6,7 +6,8 @@
 #   kernel/scripts/armhf-sysroot.sh fetched for the kernel suite: image, headers, kbuild) + the
 #   board's system: systemd, u-boot-menu (extlinux.conf in /boot), initramfs-tools, sshd, networkd,
 #   growpart, python3 (for Ansible), and this folder's files/ (first boot, DHCP, u-boot-menu's
-#   settings, the kernel hook that installs the board's DTB beside each kernel).
+#   settings, the kernel hook that installs the board's DTB beside each kernel, dpkg's
+#   path-excludes for manuals, documentation and translations).
 #
 # Everything runs under QEMU user emulation in a chroot on tmpfs (chroot.sh). The result is a zstd
 # tarball; the caller caches it by its inputs. Needs root.
@@ -32,6 +33,17 @@ log=$(dirname "$out")/root.log
 chroot_open "$ARMHF_TAR"
 echo fpgamr-de10 >"$r/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tfpgamr-de10\n' >"$r/etc/hosts"
+
+# no manuals, documentation (the copyright files stay) or translations, in what the base root
+# holds and in what is installed from here on (files/dpkg-nodoc): fewer files to unpack under
+# emulation and a smaller card; and man-db's index is never rebuilt (nothing to index)
+install -D -m 0644 "$FILES/dpkg-nodoc" "$r/etc/dpkg/dpkg.cfg.d/fpgamr-nodoc"
+find "$r/usr/share/doc" -mindepth 1 ! -type d ! -name copyright -delete
+find "$r/usr/share/man" "$r/usr/share/groff" "$r/usr/share/info" "$r/usr/share/lintian" \
+  -mindepth 1 -delete 2>/dev/null || true
+find "$r/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
+echo 'man-db man-db/auto-update boolean false' | run debconf-set-selections
+rm -f "$r/var/lib/man-db/auto-update"
 
 # u-boot-menu's settings and the DTB hook first, so the kernel's install writes the right
 # extlinux.conf (--force-confold keeps these settings over the package's); the DTB itself is the
