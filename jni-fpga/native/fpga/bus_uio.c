@@ -164,6 +164,15 @@ static int read_sysfs(const char *path, char *buf, size_t len)
     return 0;
 }
 
+/* fpgamr.ko's sysfs `state` (a module without it: 0) */
+static int u_wedged(void *c, char *why, size_t len)
+{
+    uio_ctx *x = c;
+    char path[128];
+    snprintf(path, sizeof path, "%s/state", x->devdir);
+    return read_sysfs(path, why, len) == 0 && strncmp(why, "wedged", 6) == 0;
+}
+
 static const fpgamr_bus uio_ops = {
     .name = "uio",
     .timeout_ms = 2000,
@@ -178,6 +187,7 @@ static const fpgamr_bus uio_ops = {
     .irq_done = u_irq_done,
     .diagnose = u_diagnose,
     .sim_ns = u_sim_ns,
+    .wedged = u_wedged,
     .close = u_close,
 };
 

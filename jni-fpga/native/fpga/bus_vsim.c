@@ -37,6 +37,7 @@ typedef struct vsim_ctx {
     int job_live;
     uint32_t job_seq;           /* JOBS_STARTED once the device took its START */
     int wedged;
+    char why[256];              /* a wedged device's state line, "wedged: REASON" */
     char state_path[4096];      /* state=: where the device's state is kept ("" : nowhere) */
     void *lib;
     fpgamr_vsim *v;
@@ -84,18 +85,21 @@ static int job_idle(vsim_ctx *x)
     if (x->job_live && x->reg_read(x->v, FPGAMR_REG_JOBS_STARTED) != x->job_seq) return 0;
     return !(x->reg_read(x->v, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK);
 }
-/* the device's state at state=, written whole (a new file renamed over the
- * old one), as the kernel's sysfs `state` says it: "wedged: REASON" */
+/* the device is wedged: its state line, as the kernel's sysfs `state` says
+ * it ("wedged: REASON"), kept for the close's error and at state=, written
+ * whole (a new file renamed over the old one) */
 static void keep_wedged(vsim_ctx *x)
 {
+    x->wedged = 1;
+    snprintf(x->why, sizeof x->why,
+             "wedged: the device did not stop its job within %d ms (JOBS_STARTED 0x%08x of 0x%08x, STATUS 0x%08x)",
+             STOP_TIMEOUT_MS, x->reg_read(x->v, FPGAMR_REG_JOBS_STARTED), x->job_seq, x->reg_read(x->v, FPGAMR_REG_STATUS));
     if (!x->state_path[0]) return;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.%ld", x->state_path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f) return;  /* the process's own refusal still holds; the NodeManager then sees the job's failure */
-    fprintf(f, "wedged: the device did not stop its job within %d ms (JOBS_STARTED 0x%08x of 0x%08x, STATUS 0x%08x)\n",
-            STOP_TIMEOUT_MS, x->reg_read(x->v, FPGAMR_REG_JOBS_STARTED), x->job_seq,
-            x->reg_read(x->v, FPGAMR_REG_STATUS));
+    fprintf(f, "%s\n", x->why);
     if (fclose(f) != 0 || rename(tmp, x->state_path) != 0) unlink(tmp);
 }
 /* abort the running job and wait until the device is idle; 0, or -1 (the
@@ -113,7 +117,6 @@ static int job_stop(vsim_ctx *x)
     while (!job_idle(x)) {
         clock_gettime(CLOCK_MONOTONIC, &t);
         if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= STOP_TIMEOUT_MS) {
-            x->wedged = 1;
             keep_wedged(x);
             return -1;
         }
@@ -226,6 +229,12 @@ static uint64_t v_sim_ns(void *c)
     vsim_ctx *x = c;
     return x->api_ns(x->v);
 }
+static int v_wedged(void *c, char *why, size_t len)
+{
+    vsim_ctx *x = c;
+    if (x->wedged) snprintf(why, len, "%s", x->why);
+    return x->wedged;
+}
 static void v_close(void *c)
 {
     vsim_ctx *x = c;
@@ -269,6 +278,7 @@ static const fpgamr_bus vsim_ops = {
     .irq_done = v_irq_done,
     .diagnose = v_diagnose,
     .sim_ns = v_sim_ns,
+    .wedged = v_wedged,
     .close = v_close,
 };
 
@@ -326,13 +336,13 @@ int fpgamr_bus_vsim_open(const char *spec, fpgamr_bus *bus, char *err, size_t er
 
     /* a device its last owner left wedged takes no job until the model is reloaded */
     if (fpgamr_opt(spec, "state", x->state_path, sizeof x->state_path)) {
-        char st[16] = "";
         FILE *f = fopen(x->state_path, "r");
         if (f) {
-            if (!fgets(st, sizeof st, f)) st[0] = 0;
+            if (!fgets(x->why, sizeof x->why, f)) x->why[0] = 0;
             fclose(f);
         }
-        x->wedged = strncmp(st, "wedged", 6) == 0;
+        x->why[strcspn(x->why, "\n")] = 0;
+        x->wedged = strncmp(x->why, "wedged", 6) == 0;
     }
 
     snprintf(name, sizeof name, "libfpgamr-vsim-p%u.so", n);

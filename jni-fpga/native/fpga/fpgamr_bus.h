@@ -57,6 +57,11 @@ typedef struct fpgamr_bus {
     void (*diagnose)(void *ctx, char *buf, size_t len);
     /* ns the host spent inside the simulator (0 for real hardware) */
     uint64_t (*sim_ns)(void *ctx);
+    /* once the driver freed its buffers (which stops the device's job): 1
+     * when the device is wedged (a job it did not stop: it takes no job until
+     * it is reprogrammed, or its model loaded again), with its state line as
+     * the kernel's sysfs `state` says it ("wedged: REASON") in why; else 0 */
+    int (*wedged)(void *ctx, char *why, size_t len);
     void (*close)(void *ctx);
 } fpgamr_bus;
 

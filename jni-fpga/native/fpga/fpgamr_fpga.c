@@ -275,9 +275,11 @@ fpgamr_dev *fpgamr_open_rc(const char *spec, int *rcp, char *err, size_t errlen)
 
 fpgamr_dev *fpgamr_open(const char *spec, char *err, size_t errlen) { return fpgamr_open_rc(spec, NULL, err, errlen); }
 
-void fpgamr_close(fpgamr_dev *d)
+void fpgamr_close(fpgamr_dev *d) { (void)fpgamr_close_rc(d, NULL, 0); }
+
+int fpgamr_close_rc(fpgamr_dev *d, char *err, size_t errlen)
 {
-    if (!d) return;
+    if (!d) return 0;
     if (rd(d, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK) {
         d->bus.abort(d->bus.ctx);
         for (int i = 0; i < 100 && (rd(d, FPGAMR_REG_STATUS) & FPGAMR_STATUS_BUSY_MASK); i++) {
@@ -292,8 +294,13 @@ void fpgamr_close(fpgamr_dev *d)
         d->bus.dma_free(d->bus.ctx, &d->out[i]);
         d->bus.dma_free(d->bus.ctx, &d->mbuf[i]);
     }
+    /* the frees stopped the device's job, within the driver's stop timeout, or left it wedged */
+    char why[256];
+    int rc = d->bus.wedged(d->bus.ctx, why, sizeof why) ? FPGAMR_EIO : 0;
+    if (rc && err && errlen) snprintf(err, errlen, "%s: %s", d->bus.name, why);
     d->bus.close(d->bus.ctx);
     free(d);
+    return rc;
 }
 
 int fpgamr_get_info(fpgamr_dev *d, fpgamr_dev_info *info)

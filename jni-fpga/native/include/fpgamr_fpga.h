@@ -48,8 +48,8 @@
  *                (FPGAMR_ETIMEDOUT); a search without hits moves no data
  *   wedge@K      the memory takes the requests and answers none, whatever ABORT (a
  *                search gets an all-hit filter, so it writes): the driver's
- *                stop times out after 5 s, the device is wedged (state=)
- *                and every later job gets FPGAMR_EIO
+ *                stop times out after 5 s, the device is wedged (state=),
+ *                fpgamr_close_rc says so and every later job gets FPGAMR_EIO
  *   (and regmap=MAJOR[.MINOR]: the device reports that register map
  *   version, which the driver refuses at open unless MAJOR is its own and MINOR no lower)
  * These two and regmap= are the board's broken wiring, for fpgamr-doctor's
@@ -124,6 +124,11 @@ typedef struct fpgamr_dev_info {
 fpgamr_dev *fpgamr_open(const char *spec, char *err, size_t errlen);
 fpgamr_dev *fpgamr_open_rc(const char *spec, int *rc, char *err, size_t errlen);
 void fpgamr_close(fpgamr_dev *dev);
+/* fpgamr_close, and whether the device stopped: 0, or FPGAMR_EIO when it is
+ * wedged (a job it did not stop within the driver's stop timeout, 5 s, or
+ * found so at open), with "<bus>: wedged: REASON" in err; the device takes
+ * no job until it is reprogrammed (uio) or its model loaded again (vsim). */
+int fpgamr_close_rc(fpgamr_dev *dev, char *err, size_t errlen);
 
 int fpgamr_get_info(fpgamr_dev *dev, fpgamr_dev_info *info);
 

@@ -93,16 +93,23 @@ struct fpgamr_vsim {
 };
 
 namespace {
+// The model lock for a host thread. The clock thread of a busy device keeps the lock from one batch
+// of ticks to the next and gives it up only to a host that says it waits (host_waiting), so every
+// host-side taker comes through here: a plain lock_guard waits forever on a device that never goes
+// idle (a wedged one: the driver's close hung in unmap, then in destroy).
+std::unique_lock<std::mutex> host_lock(fpgamr_vsim *v)
+{
+    v->host_waiting.fetch_add(1);
+    std::unique_lock<std::mutex> lk(v->m);
+    v->host_waiting.fetch_sub(1);
+    return lk;
+}
+
 struct HostLock {
     fpgamr_vsim *v;
     std::chrono::steady_clock::time_point t0;
     std::unique_lock<std::mutex> lk;
-    explicit HostLock(fpgamr_vsim *d) : v(d), t0(std::chrono::steady_clock::now())
-    {
-        v->host_waiting.fetch_add(1);
-        lk = std::unique_lock<std::mutex>(v->m);
-        v->host_waiting.fetch_sub(1);
-    }
+    explicit HostLock(fpgamr_vsim *d) : v(d), t0(std::chrono::steady_clock::now()), lk(host_lock(d)) {}
     ~HostLock()
     {
         v->kick = true;
@@ -276,7 +283,7 @@ void fpgamr_vsim_destroy(fpgamr_vsim *v)
 {
     if (!v) return;
     {
-        std::lock_guard<std::mutex> g(v->m);
+        auto lk = host_lock(v);
         v->stop = true;
         v->cv_run.notify_all();
     }
@@ -300,7 +307,7 @@ void fpgamr_vsim_reg_write(fpgamr_vsim *v, uint32_t off, uint32_t val)
 
 int fpgamr_vsim_map(fpgamr_vsim *v, void *host, uint64_t size, uint64_t *bus_addr)
 {
-    std::lock_guard<std::mutex> g(v->m);
+    auto lk = host_lock(v);
     uint64_t base = v->next_bus;
     uint64_t span = (size + 4095) & ~4095ull;
     if (base + span > 0xF0000000ull) return -1;  // 32-bit bus
@@ -313,7 +320,7 @@ int fpgamr_vsim_map(fpgamr_vsim *v, void *host, uint64_t size, uint64_t *bus_add
 
 void fpgamr_vsim_unmap(fpgamr_vsim *v, uint64_t bus_addr)
 {
-    std::lock_guard<std::mutex> g(v->m);
+    auto lk = host_lock(v);
     v->sim->remove_region(bus_addr);
     for (size_t i = 0; i < v->regions.size(); i++)
         if (v->regions[i] == bus_addr) v->regions.erase(v->regions.begin() + (long)i);
@@ -321,7 +328,7 @@ void fpgamr_vsim_unmap(fpgamr_vsim *v, uint64_t bus_addr)
 
 void fpgamr_vsim_set_region_resp(fpgamr_vsim *v, uint64_t bus_addr, int resp)
 {
-    std::lock_guard<std::mutex> g(v->m);
+    auto lk = host_lock(v);
     v->sim->set_region_resp(bus_addr, resp);
 }
 
@@ -333,9 +340,7 @@ int fpgamr_vsim_wait_irq(fpgamr_vsim *v, int timeout_ms)
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
         {
-            v->host_waiting.fetch_add(1);
-            std::unique_lock<std::mutex> lk(v->m);
-            v->host_waiting.fetch_sub(1);
+            auto lk = host_lock(v);
             if (v->sim->irq() && !v->irq_cut) return 1;
         }
         if (std::chrono::steady_clock::now() >= deadline) return 0;
@@ -345,7 +350,7 @@ int fpgamr_vsim_wait_irq(fpgamr_vsim *v, int timeout_ms)
 
 uint64_t fpgamr_vsim_cycles(fpgamr_vsim *v)
 {
-    std::lock_guard<std::mutex> g(v->m);
+    auto lk = host_lock(v);
     return v->sim->cycles();
 }
 

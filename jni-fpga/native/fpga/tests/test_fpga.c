@@ -198,6 +198,82 @@ static void test_faults(unsigned p)
     free(dig);
 }
 
+/* wedge@1 with state=: a search that never stops (the memory hangs, ABORT
+ * changes nothing) times out; closing the device waits the driver's 5 s
+ * for it, says it is wedged (fpgamr_close_rc) and keeps that in its state
+ * file, as the kernel's sysfs `state` says it; the next opener's job is
+ * refused with EIO, and its close says wedged too, until the file says
+ * otherwise (the NodeManager's reload of the model writes "idle"). The
+ * search path, with a caller's DMA buffer: it and the second match ring are
+ * freed through the model's lock, which a wedged device's clock thread once
+ * never gave up (the close hung: a SIGALRM ends this test, failing, instead
+ * of hanging). */
+static void test_wedge(unsigned p)
+{
+    static const char wedged[] =
+        "wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x";
+    char state[512], spec[1024], err[512] = "", why[512] = "";
+    snprintf(state, sizeof state, "%s/fpgamr-vsim-state-%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    FILE *f = fopen(state, "w");
+    CHECK(f && fputs("idle\n", f) >= 0 && fclose(f) == 0, "state file %s", state);
+    snprintf(spec, sizeof spec, "vsim:pipelines=%u,batch=4096,timeout_ms=%d,state=%s,fault=wedge@1", p, FAULTY_TIMEOUT_MS, state);
+    uint64_t done = 0, m[4];
+    size_t nm = 0;
+    uint8_t tg[16], *dig = malloc(16 * 4096);
+    ref_value(3, 4, tg);
+    fpgamr_dev *d = fpgamr_open(spec, err, sizeof err);
+    CHECK(d != NULL, "open %s: %s", spec, err);
+    if (!d || !dig) {
+        free(dig);
+        return;
+    }
+    void *user = fpgamr_dma_alloc(d, 16 * 4096);
+    CHECK(user != NULL, "a caller's DMA buffer: %s", fpgamr_last_error(d));
+    int rc = fpgamr_search_range(d, 0, 4 * 4096, 4, tg, 1, m, 4, &nm, &done);
+    CHECK(rc == FPGAMR_ETIMEDOUT && done == 0, "wedge@1 search: rc %d, done %llu: %s", rc, (unsigned long long)done,
+          fpgamr_last_error(d));
+    alarm(120);  /* a guard against a hang, not a time limit: the stop's own bound is 5 s */
+    /* as the Java engine does after the failed call (an exception, then its digest buffers freed
+     * before the close): the model's clock thread has had time to take its lock back */
+    usleep(100000);
+    fpgamr_dma_free(d, user);
+    double t0 = now_ms();
+    rc = fpgamr_close_rc(d, why, sizeof why);
+    double ms = now_ms() - t0;
+    alarm(0);
+    char line[256] = "";
+    f = fopen(state, "r");
+    CHECK(f && fgets(line, sizeof line, f), "state readable");
+    if (f) fclose(f);
+    line[strcspn(line, "\n")] = 0;
+    CHECK(ms >= 5000 && !strncmp(line, wedged, strlen(wedged)), "wedged after %.0f ms: %s", ms, line);
+    CHECK(rc == FPGAMR_EIO && !strncmp(why, "vsim: ", 6) && !strcmp(why + 6, line), "close: rc %d: %s", rc, why);
+    /* the next opener: a fresh model, but the device's state says wedged */
+    snprintf(spec, sizeof spec, "vsim:pipelines=%u,batch=4096,timeout_ms=%d,state=%s", p, FAULTY_TIMEOUT_MS, state);
+    d = fpgamr_open(spec, err, sizeof err);
+    CHECK(d != NULL, "reopen: %s", err);
+    if (d) {
+        rc = fpgamr_hash_range(d, 0, 4096, 4, dig, &done);
+        CHECK(rc == FPGAMR_EIO && strstr(fpgamr_last_error(d), "did not stop a job"), "wedged device's job: rc %d: %s", rc,
+              fpgamr_last_error(d));
+        rc = fpgamr_close_rc(d, why, sizeof why);
+        CHECK(rc == FPGAMR_EIO && !strcmp(why + 6, line), "the wedged device's close: rc %d: %s", rc, why);
+    }
+    f = fopen(state, "w");
+    CHECK(f && fputs("idle\n", f) >= 0 && fclose(f) == 0, "state reset");
+    d = fpgamr_open(spec, err, sizeof err);
+    if (d) {
+        rc = fpgamr_hash_range(d, 0, 4096, 4, dig, &done);
+        CHECK(rc == 0 && done == 4096 && check_range(dig, 0, 4096, 4) == 0, "after the reload: rc %d: %s", rc,
+              fpgamr_last_error(d));
+        why[0] = 0;
+        rc = fpgamr_close_rc(d, why, sizeof why);
+        CHECK(rc == 0 && why[0] == 0, "after the reload, close: rc %d: %s", rc, why);
+    }
+    unlink(state);
+    free(dig);
+}
+
 /* The vsim bus as the kernel driver: user space reaches the user page only;
  * a job names buffers of this bus, aligned, inside them, on an idle device;
  * freeing a running job's buffer stops the device first. The job is held
@@ -511,6 +587,7 @@ int main(int argc, char **argv)
     }
 
     test_faults(p);
+    if (p == 1) test_wedge(p);  /* 5 s of the driver's stop: once */
     test_kernel_part(p);
     test_foreign_lock_file(p);
 

@@ -12,7 +12,9 @@ import io.fpgamr.energy.TaskSpan;
 import io.fpgamr.it.StandingCluster.DeviceEvent;
 import io.fpgamr.it.StandingCluster.Run;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,8 +40,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Faults, for real, on the embedded heterogeneous cluster (in a process of its own, as
  * {@link FpgaSchedulingTest}'s): a map task's JVM killed mid-job, a simulated FPGA that fails
- * mid-batch (a DMA error, a hang: faults the Verilated device injects through its driver spec), and
- * the FPGA node's NodeManager stopped mid-job. Each time the job succeeds with the same preimages
+ * mid-batch (a DMA error, a hang: faults the Verilated device injects through its driver spec),
+ * simulated FPGAs that do not stop their job at all (wedged), and the FPGA node's NodeManager
+ * stopped mid-job. Each time the job succeeds with the same preimages
  * and every value hashed exactly once, as the job's own counters (only the attempts that succeeded
  * count) and its timeline show. The NodeManager goes last but one: the cluster has no FPGA node
  * after it. Last, the cluster's process gets a SIGTERM mid-job (a Ctrl-C): its containers' JVMs
@@ -198,8 +201,72 @@ class FaultsTest extends OnStandingCluster {
         }
     }
 
+    /**
+     * Both simulated FPGAs wedged by their own fault hook (wedge@1: from the first job on, the
+     * device's memory takes requests and answers none, and no ABORT releases it): each map's search
+     * times out, its engine's close waits the driver's 5 s stop and finds the device wedged, which
+     * the driver keeps in the device's state file; the map fails. Each device leaves YARN's offer
+     * with one line in the NodeManager's log (the node offers no FPGA at all for a while), comes back
+     * once its recovery loaded its model again (the hook cleared meanwhile), and the failed maps run
+     * again: the job finds exactly the planted values and hashes every value once.
+     */
     @Test
     @Order(3)
+    void fpgasWedgedByTheirOwnFaultHookLeaveTheOfferAndTheJobStillFindsEverything() throws Exception {
+        int bits = 19;
+        int maps = 2; // 2^18 values each (a map's split is at least one engine batch)
+        long since = System.currentTimeMillis();
+        long logFrom = Files.size(cluster.log());
+        for (int d = 0; d < DEVICES; d++) {
+            Files.writeString(cluster.device(d).resolve("options"), "timeout_ms=300,fault=wedge@1\n");
+        }
+        // every map on an FPGA, one on each device; static splits, one device batch each
+        CompletableFuture<Run> job = searchInBackground("fpga-wedge", bits, "--accel", "fpga", "--maps", Integer.toString(maps),
+            "--balance", "static", "--design", "vsim-p4");
+        AtomicLong fewest = cluster.fewestFpgasWhile(fpgaNode, job);
+        String[] state = new String[DEVICES];
+        await("the job with wedged FPGAs", 300_000, () -> {
+            for (int d = 0; d < DEVICES; d++) {
+                if (state[d] == null && count(cluster.events(d, since), e -> e.name().equals("unhealthy")) > 0) {
+                    // out of the offer: its state as the driver left it, before the recovery's reload writes idle
+                    state[d] = Files.readString(cluster.device(d).resolve("state"));
+                    Files.deleteIfExists(cluster.device(d).resolve("options"));
+                }
+            }
+            return job.isDone();
+        });
+        Run run = job.get();
+        for (int d = 0; d < DEVICES; d++) {
+            Files.deleteIfExists(cluster.device(d).resolve("options"));
+        }
+
+        cluster.assertFoundEverything(run, bits);
+        String wedged = "wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, STATUS 0x";
+        String nodeManagerLog;
+        try (InputStream in = Files.newInputStream(cluster.log())) {
+            in.skipNBytes(logFrom);
+            nodeManagerLog = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        for (int d = 0; d < DEVICES; d++) {
+            assertTrue(state[d] != null && state[d].startsWith(wedged) && state[d].endsWith(")\n"), "vsim" + d + "'s state: " + state[d]);
+            String leaves = "vsim" + d + " leaves the FPGA offer: ";
+            List<String> lines = nodeManagerLog.lines().filter(l -> l.contains(leaves)).toList();
+            assertEquals(1, lines.size(), "one line in the NodeManager's log: " + lines);
+            assertTrue(lines.get(0).contains(wedged), lines.get(0));
+            List<DeviceEvent> log = cluster.events(d, since);
+            assertEquals(1, count(log, e -> e.name().equals("fault")), "vsim" + d + ": one map failed on it: " + log);
+            assertNoAssignmentWhileUnhealthy(log);
+        }
+        assertEquals(0, fewest.get(), "the ResourceManager counted no FPGA on the node while both were wedged");
+        Job j = cluster.finishedJob(run.jobId());
+        assertEquals(DEVICES, j.getCounters().findCounter(JobCounter.NUM_FAILED_MAPS).getValue(), "the two wedged maps failed, and only they");
+        mapSpans(run, maps);
+
+        await("the devices back", RECOVERY_MS + 60_000, () -> cluster.fpgasByNode().get(fpgaNode) == DEVICES);
+    }
+
+    @Test
+    @Order(4)
     void theFpgaNodeStoppedMidJobTheJobCompletesOnTheOtherNode() throws Exception {
         int maps = 6;
         CompletableFuture<Run> job = javaSearch("node-stopped", maps);
@@ -221,7 +288,7 @@ class FaultsTest extends OnStandingCluster {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theClusterTerminatedMidJobLeavesNoContainerJvmAndNoDirectory() throws Exception {
         // The client gives up seconds after the cluster is gone (Hadoop's default: retry 15 minutes).
         String[] args = cluster.job("search", "-D", "yarn.resourcemanager.connect.max-wait.ms=3000", "-D",

@@ -195,6 +195,11 @@ final class StandingCluster implements AutoCloseable {
         process.getOutputStream().flush();
     }
 
+    /** The cluster process's log: every daemon's lines (the NodeManagers' and their FPGA plugin's among them). */
+    Path log() {
+        return dir.resolve("cluster.log");
+    }
+
     Path device(int i) {
         return fpgaState.resolve("vsim" + i);
     }

@@ -39,6 +39,8 @@ public final class FpgaEngine extends NativeEngine {
     private static final class Handle implements Runnable {
         Pointer dev;
         final List<Pointer> dma = new ArrayList<>();
+        /** The driver's word when the device did not stop at close (it is wedged), for close() to throw; else null. */
+        String closeError;
 
         @Override
         public synchronized void run() {
@@ -47,10 +49,23 @@ public final class FpgaEngine extends NativeEngine {
                     FpgaNative.fpgamr_dma_free(dev, p);
                 }
                 dma.clear();
-                FpgaNative.fpgamr_close(dev);
+                byte[] err = new byte[512];
+                int rc = FpgaNative.fpgamr_close_rc(dev, err, new NativeLong(err.length));
                 dev = null;
+                if (rc != FpgaNative.OK) {
+                    closeError = "close: " + FpgaNative.fpgamr_strerror(rc) + ": " + cString(err);
+                }
             }
         }
+    }
+
+    /** A NUL-terminated message the driver wrote into {@code err}. */
+    private static String cString(byte[] err) {
+        int len = 0;
+        while (len < err.length && err[len] != 0) {
+            len++;
+        }
+        return new String(err, 0, len, StandardCharsets.UTF_8);
     }
 
     /**
@@ -131,11 +146,7 @@ public final class FpgaEngine extends NativeEngine {
         int[] rc = new int[1];
         Pointer dev = FpgaNative.fpgamr_open_rc(driverSpec, rc, err, new NativeLong(err.length));
         if (dev == null) {
-            int len = 0;
-            while (len < err.length && err[len] != 0) {
-                len++;
-            }
-            String msg = new String(err, 0, len, StandardCharsets.UTF_8);
+            String msg = cString(err);
             if (msg.isEmpty()) {
                 msg = FpgaNative.fpgamr_strerror(rc[0]);
             }
@@ -298,9 +309,26 @@ public final class FpgaEngine extends NativeEngine {
         FpgaNative.fpgamr_reset_stats(dev());
     }
 
+    /**
+     * Closes the device. The driver first stops a job the device still runs (one whose call failed),
+     * waiting at most its stop timeout (5 s, as the kernel's); a device that did not stop is wedged:
+     * it takes no job until it is reprogrammed or its model is loaded again (the simulated device keeps
+     * that in its {@code state=} file, as the kernel's sysfs {@code state}), and this close says so.
+     *
+     * @throws FpgaDeviceException (FPGAMR_EIO) naming the wedged device's state, once, after it was
+     *     closed all the same
+     */
     @Override
     public void close() {
         cleanable.clean();
+        String why;
+        synchronized (handle) {
+            why = handle.closeError;
+            handle.closeError = null;
+        }
+        if (why != null) {
+            throw new FpgaDeviceException(FpgaNative.EIO, why);
+        }
     }
 
     @Override

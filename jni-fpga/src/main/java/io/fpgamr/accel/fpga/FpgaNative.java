@@ -73,7 +73,7 @@ final class FpgaNative {
 
     static native Pointer fpgamr_open_rc(String spec, int[] rc, byte[] err, NativeLong errlen);
 
-    static native void fpgamr_close(Pointer dev);
+    static native int fpgamr_close_rc(Pointer dev, byte[] err, NativeLong errlen);
 
     static native int fpgamr_get_info(Pointer dev, Info info);
 

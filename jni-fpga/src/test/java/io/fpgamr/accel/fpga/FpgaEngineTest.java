@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fpgamr.accel.JavaMd5Engine;
@@ -14,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -244,6 +246,35 @@ class FpgaEngineTest {
             assertArrayEquals(new long[] {0x5000 + 10}, e.searchRange(0x5000, count, 4, TargetSet.of(target)));
             assertEquals(count - 2048, e.valuesHashed());
         }
+    }
+
+    /**
+     * A device that never stops its job (the simulated device's own fault hook, wedge@1: its memory
+     * takes the requests and answers none, whatever ABORT): the search times out; the close returns
+     * once the driver's stop has waited its 5 s, and says the device is wedged, as its state file
+     * does (the NodeManager reads it there). The close once hung for good: the model's clock thread,
+     * never idle on a wedged device, kept its lock from the close's unmap of a buffer (here the
+     * digest buffer handed out, as a bench map holds one, freed first; else, depending on timing,
+     * the second match buffer). The bound below guards against that hang; it is no speed goal.
+     */
+    @Test
+    void closingAWedgedDeviceReturnsAndSaysItIsWedged() throws Exception {
+        Path state = tmp.resolve("state");
+        Files.writeString(state, "idle\n");
+        FpgaEngine e = FpgaEngine.open(spec(1, "timeout_ms=300,state=" + state + ",fault=wedge@1"));
+        e.digestBuffer(4096);
+        FpgaDeviceException search = assertThrows(FpgaDeviceException.class,
+                () -> e.searchRange(0, 1 << 19, 4, TargetSet.of(md5Hex(0x123, 4))));
+        assertTrue(search.timedOut() && search.getMessage().contains("no interrupt within 300 ms"), search.getMessage());
+        FpgaDeviceException close = assertTimeoutPreemptively(Duration.ofSeconds(120),
+                () -> assertThrows(FpgaDeviceException.class, e::close));
+        String line = Files.readString(state);
+        assertTrue(line.startsWith("wedged: the device did not stop its job within 5000 ms (JOBS_STARTED 0x00000001 of 0x00000001, "
+                + "STATUS 0x") && line.endsWith(")\n") && line.lines().count() == 1, line);
+        assertEquals("close: device error: vsim: " + line.strip(), close.getMessage());
+        assertEquals(FpgaNative.EIO, close.code());
+        e.close(); // said once: the engine is closed
+        assertThrows(IllegalStateException.class, () -> e.searchRange(0, 1, 4, TargetSet.of(md5Hex(0x123, 4))));
     }
 
     @Test

@@ -52,6 +52,8 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
     private long engineNs;
     private long readNs;
     private long writeNs;
+    /** Whether the map is done with its engine ({@link #release}). */
+    private boolean released;
 
     @Override
     protected void setup(Context context) throws IOException {
@@ -165,14 +167,33 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         counted = hashed;
     }
 
-    /** A task whose FPGA fails tells the NodeManager, which takes the device out (see yarn-fpga-resource). */
+    /**
+     * Mapper's loop, but a map that fails hashes nothing more: Mapper's own cleanup on the way out
+     * would hash the failed batch again on the engine that just failed (on a device that did not
+     * stop: refused as busy, and that error then hid the first). The failed map's engine is closed,
+     * so that an FPGA's driver stops the device or finds it wedged (and keeps that where the
+     * NodeManager reads it); the close's error goes with the map's. A task whose FPGA failed tells
+     * the NodeManager, which takes the device out (see yarn-fpga-resource): the close's error when
+     * the device is wedged, else the map's.
+     */
     @Override
     public void run(Context context) throws IOException, InterruptedException {
+        setup(context);
         try {
-            super.run(context);
-        } catch (IOException | RuntimeException e) {
-            if (engine != null && engine.kind().equals("fpga")) {
-                FpgaContainer.reportFault(Path.of(""), System.getenv(), e);
+            while (context.nextKeyValue()) {
+                map(context.getCurrentKey(), context.getCurrentValue(), context);
+            }
+            cleanup(context);
+        } catch (Throwable e) {
+            RuntimeException closeError = null;
+            try {
+                release();
+            } catch (RuntimeException c) {
+                closeError = c;
+                e.addSuppressed(c);
+            }
+            if ((e instanceof IOException || e instanceof RuntimeException) && engine.kind().equals("fpga")) {
+                FpgaContainer.reportFault(Path.of(""), System.getenv(), closeError != null ? closeError : e);
             }
             throw e;
         }
@@ -181,19 +202,28 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
         flush(context);
-        LocalTasks.MAPS.decrementAndGet();
-        if (engine.kind().equals("fpga")) {
-            LocalTasks.FPGA_MAPS.decrementAndGet();
-        }
         FpgaFigures.count(engine, context);
         context.getCounter(Md5Counters.MAP_ENGINE_US).increment(engineNs / 1000);
         context.getCounter(Md5Counters.MAP_READ_US).increment(readNs / 1000);
         context.getCounter(Md5Counters.MAP_WRITE_US).increment(Math.max(0, writeNs) / 1000);
         context.getCounter(Md5Counters.MAP_TASKS).increment(1);
         MapPlatform platform = MapPlatform.of(engine);
-        engine.close();
-        ENGINE_KIND.remove();
+        release();
         TaskSpans.writeMap(context, engine.kind(), engine.simulated(), startMs, counted, platform,
             MapMarks.of(engineOpenMs, hashStartMs, hashEndMs));
+    }
+
+    /** The map is done with its engine, whether it succeeded or failed: out of this JVM's task counts, its engine closed. */
+    private void release() {
+        if (released) {
+            return;
+        }
+        released = true;
+        LocalTasks.MAPS.decrementAndGet();
+        if (engine.kind().equals("fpga")) {
+            LocalTasks.FPGA_MAPS.decrementAndGet();
+        }
+        ENGINE_KIND.remove();
+        engine.close();
     }
 }
