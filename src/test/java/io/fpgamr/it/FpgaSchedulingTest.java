@@ -354,7 +354,8 @@ class FpgaSchedulingTest extends OnStandingCluster {
     @Test
     @Order(5)
     void eachEnginesShareOfTheValuesIsTheShareItsSpeedEarnsAndEveryValueIsHashedOnce() throws Exception {
-        // 2^26 values: 256 units, 16 s of the paced maps' work when all run (2 at PACE, 3 at 2 PACE, 2 at 4 PACE)
+        // 2^26 values: 256 units, about 16 s of the cluster's seven paced maps' work when all run (seen: 2 or 3
+        // on the CPU node at PACE, 3 or 2 CPU maps on the FPGA node at 2 PACE, 2 FPGA maps at 4 PACE)
         int bits = 26;
         long all = 1L << bits;
         Run run = pacedSearch("follows-speed", bits);
@@ -400,7 +401,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
         // Each engine's share within its maps' slack (mapSlack: two claims of each map, and a reserved
         // unit of a map that claimed nothing) of the share its speed earns, and its part of all the
         // maps' slack for the earnings it is divided by: here 2 units a map, 7 maps, 256 units, so the
-        // CPU node's 2 maps (about an eighth of the values) are held to within 6 units (2.3% of the values)
+        // CPU node's 2 maps (about an eighth of the values) are held to within 6 units (2.2% of the values)
         for (String engine : earned.keySet()) {
             double earnedShare = earned.get(engine) / allEarned;
             double share = hashed.get(engine) / (double) all;
