@@ -1,7 +1,6 @@
 package io.fpgamr.md5.job;
 
 import io.fpgamr.accel.EngineSpec;
-import io.fpgamr.accel.Engines;
 import io.fpgamr.accel.Md5Engine;
 import io.fpgamr.accel.TargetSet;
 import io.fpgamr.accel.design.FpgaContainer;
@@ -64,13 +63,14 @@ abstract class EngineMapper<K, V> extends Mapper<LongWritable, LongWritable, K, 
         int threads = Math.max(1, conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1));
         // In a YARN container that the NodeManager gave an FPGA, the engine opens that device.
         EngineSpec spec = JobKeys.engine(conf).inContainer(System.getenv());
+        EngineOpener opener = EngineOpener.of(conf);
         try {
-            engine = Engines.open(spec, threads);
+            engine = opener.open(spec, threads);
         } catch (IllegalArgumentException e) {
             if (spec.kind() == EngineSpec.Kind.AUTO && spec.device() != null) {
                 LOG.warn("cannot open the FPGA lent to this task ({}); hashing on the CPU", e.getMessage());
                 spec = EngineSpec.cpu();
-                engine = Engines.open(spec, threads);
+                engine = opener.open(spec, threads);
             } else {
                 FpgaContainer.reportFault(Path.of(""), System.getenv(), e);
                 throw new IOException("cannot open MD5 engine '" + spec + "': " + e.getMessage(), e);

@@ -16,6 +16,8 @@ public final class JobKeys {
     public static final String TARGETS = "fpgamr.targets";
     /** Engine spec handed to {@code io.fpgamr.accel.Engines}. */
     public static final String ENGINE = "fpgamr.engine";
+    /** The class that opens the maps' engines ({@link EngineOpener}); unset: {@code io.fpgamr.accel.Engines}. */
+    public static final String ENGINE_OPENER = "fpgamr.engine.opener";
 
     /** The domain of the thesis's benchmark: [0, 2^28). */
     public static final int DEFAULT_BITS = 28;
