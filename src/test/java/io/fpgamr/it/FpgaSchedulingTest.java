@@ -24,16 +24,19 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeAttributeType;
 import org.apache.hadoop.yarn.client.ClientRMProxy;
+import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
 import org.apache.hadoop.yarn.server.api.protocolrecords.AttributeMappingOperationType;
@@ -287,14 +290,37 @@ class FpgaSchedulingTest extends OnStandingCluster {
      */
     private static final double PACE = UNIT;
 
-    /** Sets (an empty map: clears) the operator's node attributes of {@code host}: what `yarn nodeattributes -replace` asks for. */
+    /** Sets the operator's node attributes of {@code host}: what `yarn nodeattributes -replace` asks for. */
     private void operatorAttributes(String host, Map<String, String> attributes) throws Exception {
-        ResourceManagerAdministrationProtocol admin = ClientRMProxy.createRMProxy(new YarnConfiguration(cluster.conf()),
-            ResourceManagerAdministrationProtocol.class);
         List<NodeAttribute> list = new ArrayList<>();
         attributes.forEach((k, v) -> list.add(NodeAttribute.newInstance(NodeAttribute.PREFIX_CENTRALIZED, k, NodeAttributeType.STRING, v)));
-        admin.mapAttributesToNodes(NodesToAttributesMappingRequest.newInstance(AttributeMappingOperationType.REPLACE,
-            List.of(NodeToAttributes.newInstance(host, list)), true));
+        mapAttributes(AttributeMappingOperationType.REPLACE, host, list);
+    }
+
+    /**
+     * Removes the operator's node attributes {@code names} of {@code host} (what `yarn nodeattributes
+     * -remove` asks for), and checks the ResourceManager holds none of the operator's for it: a REPLACE
+     * with no attribute leaves the old ones in place, and a speed left behind would reach the next
+     * test's job (seen: the balance test's paced figures in the operator test's).
+     */
+    private void removeOperatorAttributes(String host, Set<String> names) throws Exception {
+        List<NodeAttribute> list = new ArrayList<>();
+        names.forEach(k -> list.add(NodeAttribute.newInstance(NodeAttribute.PREFIX_CENTRALIZED, k, NodeAttributeType.STRING, "")));
+        mapAttributes(AttributeMappingOperationType.REMOVE, host, list);
+        try (YarnClient yarn = YarnClient.createYarnClient()) {
+            yarn.init(new YarnConfiguration(cluster.conf()));
+            yarn.start();
+            Set<NodeAttribute> left = yarn.getNodeToAttributes(Set.of(host)).getOrDefault(host, Set.of()).stream()
+                .filter(a -> a.getAttributeKey().getAttributePrefix().equals(NodeAttribute.PREFIX_CENTRALIZED))
+                .collect(Collectors.toSet());
+            assertEquals(Set.of(), left, "the operator's attributes of " + host + " after their removal");
+        }
+    }
+
+    private void mapAttributes(AttributeMappingOperationType op, String host, List<NodeAttribute> list) throws Exception {
+        ResourceManagerAdministrationProtocol admin = ClientRMProxy.createRMProxy(new YarnConfiguration(cluster.conf()),
+            ResourceManagerAdministrationProtocol.class);
+        admin.mapAttributesToNodes(NodesToAttributesMappingRequest.newInstance(op, List.of(NodeToAttributes.newInstance(host, list)), true));
     }
 
     private static String host(String node) {
@@ -332,8 +358,8 @@ class FpgaSchedulingTest extends OnStandingCluster {
         try {
             return search(name, bits, options.toArray(new String[0]));
         } finally {
-            for (String h : operator.keySet()) {
-                operatorAttributes(h, Map.of());
+            for (var e : operator.entrySet()) {
+                removeOperatorAttributes(e.getKey(), e.getValue().keySet());
             }
         }
     }
@@ -452,7 +478,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
             JsonNode fpgaCpu = run.summary().get("balance").get("nodes").get(fpgaNode).get("engines").get(0);
             assertEquals("measured", fpgaCpu.get("speed_source").asText(), "the other node keeps its own: " + fpgaCpu);
         } finally {
-            operatorAttributes(host(cpuNode), Map.of());
+            removeOperatorAttributes(host(cpuNode), Set.of("fpgamr-cpu-search"));
         }
     }
 
