@@ -302,7 +302,10 @@ public final class WorkStream {
     long claimSize(long left) {
         double s = speed();
         if (!(s > 0)) {
-            return Math.max(1, left / (2L * plan.maps()));
+            // no speed known yet (none given, under 50 ms of hashing): an even share's half, still
+            // within the output's room (a map of the local runner's first wave that claimed here
+            // uncapped took 4 units where its collector held 3, and spilled and merged them)
+            return withinRoom(Math.max(1, Math.min(left / (2L * plan.maps()), left)), left);
         }
         double unitS = plan.unitValues() / s;
         double share = plan.total() > 0 ? Math.min(1, s / plan.total()) : 1.0 / plan.maps();

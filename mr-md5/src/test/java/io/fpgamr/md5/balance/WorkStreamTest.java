@@ -353,6 +353,20 @@ class WorkStreamTest {
     }
 
     @Test
+    void aMapWhoseSpeedIsNotKnownYetStillClaimsWithinItsRoom() throws Exception {
+        // no speed given and the clock still (the local runner's first map, under 50 ms into its
+        // work): it claims an even share's half of what is left, a unit at a time, only up to its
+        // output's room of 3 claimed units, then closes; the 7 maps yet to claim hold the pool's
+        // other 21 (before, such a map claimed on past its room until the pool was empty)
+        WorkPlan plan = new WorkPlan(32 * UNIT, 8, Map.of(), 0);
+        AtomicLong now = new AtomicLong(1_000);
+        WorkStream s = new WorkStream(log("t0a0"), plan, 0, 0, 0, now::get);
+        s.holds(4 * UNIT);
+        s.begin(UNIT);
+        assertEquals(units(8, 3), drain(s));
+    }
+
+    @Test
     void aDomainSmallerThanAUnitIsOneReservedUnit() {
         WorkPlan plan = new WorkPlan(1L << 10, 4, Map.of(), 0);
         assertEquals(1, plan.units());
