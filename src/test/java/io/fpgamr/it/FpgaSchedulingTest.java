@@ -472,13 +472,21 @@ class FpgaSchedulingTest extends OnStandingCluster {
     @Order(6)
     void aSpeculativeAttemptOfAMapCountsItsWorkOnce() throws Exception {
         // Hadoop's speculator with a test plugin that adds a second attempt of map 0 as soon as it runs
-        // (on the test class path: the cluster's containers run on it); pure Java maps over 2^27 values,
-        // ten seconds or more each, so that the first attempt still runs when the second has been given a
-        // container and started (2^25 was not enough on a loaded 2-core CI machine: the speculative
-        // attempt was killed before it launched).
-        int bits = 27;
-        Run run = search("speculative", bits, "--accel", "java", "--maps", "2", "-D", "mapreduce.map.speculative=true",
-            "-D", "yarn.app.mapreduce.am.job.speculator.class=" + ForcedSpeculator.class.getName());
+        // (on the test class path: the cluster's containers run on it). Map 0's first attempt is paced
+        // to 2^11 values/s, so its first batch (a 2^18-value unit) takes 128 s, asleep: it still runs when
+        // the second attempt has been given a container and started, however loaded the machine, and the
+        // second (the engines' native speed, as map 1's) overtakes it. (Pure Java maps over 2^27 values
+        // raced the attempt's start with the CPU it needed: 2^25 was not enough on a loaded 2-core CI
+        // machine, the speculative attempt killed before it launched.)
+        int bits = 24;
+        List<String> options = new ArrayList<>(List.of("-D", "fpgamr.engine.opener=" + PacedEngines.class.getName(),
+            "-D", PacedEngines.FIRST_OF_MAP_0_RATE + "=" + (1 << 11)));
+        for (String node : List.of(cpuNode(), fpgaNode)) {
+            options.addAll(List.of("-D", PacedEngines.rateKey(host(node), "cpu") + "=" + NATIVE_SPEED));
+        }
+        options.addAll(List.of("--accel", "cpu", "--maps", "2", "-D", "mapreduce.map.speculative=true",
+            "-D", "yarn.app.mapreduce.am.job.speculator.class=" + ForcedSpeculator.class.getName()));
+        Run run = search("speculative", bits, options.toArray(new String[0]));
         cluster.assertFoundEverything(run, bits);
         JsonNode attempts = run.summary().get("map_attempts");
         assertEquals(3, attempts.get("launched").asLong(), "two maps and a speculative attempt: " + attempts);
@@ -490,6 +498,9 @@ class FpgaSchedulingTest extends OnStandingCluster {
         assertEquals(2, maps.size(), maps.toString());
         assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), maps.toString());
     }
+
+    /** A paced engine's speed above what the native CPU kernel reaches, values/s: it is never held back. */
+    private static final long NATIVE_SPEED = 1L << 40;
 
     @Test
     @Order(7)
