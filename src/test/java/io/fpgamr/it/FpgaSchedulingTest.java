@@ -473,7 +473,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
     void aSpeculativeAttemptOfAMapCountsItsWorkOnce() throws Exception {
         // Hadoop's speculator with a test plugin that adds a second attempt of map 0 as soon as it runs
         // (on the test class path: the cluster's containers run on it). Map 0's first attempt is paced
-        // to 2^11 values/s, so its first batch (a 2^18-value unit) takes 128 s, asleep: it still runs when
+        // to 2^11 values/s, so its first unit (2^18 values) takes 128 s, asleep: it still runs when
         // the second attempt has been given a container and started, however loaded the machine, and the
         // second (the engines' native speed, as map 1's) overtakes it. (Pure Java maps over 2^27 values
         // raced the attempt's start with the CPU it needed: 2^25 was not enough on a loaded 2-core CI
