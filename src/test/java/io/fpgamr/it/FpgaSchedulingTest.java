@@ -92,7 +92,12 @@ class FpgaSchedulingTest extends OnStandingCluster {
     // ---- the tests
 
     private static final int TWO_JOBS_BITS = 22;
-    private static final int TWO_JOBS_MAPS = 4;
+    /**
+     * Maps of each of the two jobs: together more than the FPGA node has room for (4), so only the
+     * devices limit, and 3 waves of the 2 devices where 4 maps a job took 4 (each wave a container's
+     * start, the class's largest cost).
+     */
+    private static final int TWO_JOBS_MAPS = 3;
 
     /** Two --accel fpga jobs at once, one with the 1-pipeline design, one with the 4-pipeline design. */
     private record TwoJobs(long since, Map<Integer, String> heldBefore, Run p1, Run p4) {
@@ -142,7 +147,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
             assertEquals(TWO_JOBS_MAPS, byNode.get(fpgaNode).get("fpga").asInt(), byNode.toString());
             spans.addAll(maps);
         }
-        // The FPGA node has memory and cores for 4 maps, and the two jobs 8 of them: only the devices limit.
+        // The FPGA node has memory and cores for 4 maps, and the two jobs 2 * TWO_JOBS_MAPS of them: only the devices limit.
         int overlap = maxOverlap(spans);
         assertTrue(overlap <= DEVICES, "at most " + DEVICES + " FPGA maps at once, saw " + overlap);
     }
@@ -192,12 +197,37 @@ class FpgaSchedulingTest extends OnStandingCluster {
         assertTrue(a[0] < b[1] && b[0] < a[1], "the two jobs held FPGAs at the same time: " + a[0] + ".." + a[1] + " and " + b[0] + ".." + b[1]);
     }
 
+    /** The --accel auto job's maps: more than either node has room for (the FPGA node: 4 and an AM), so both take some. */
+    private static final int AUTO_MAPS = 6;
+    /** The speed an operator gives the CPU node's engine in the --accel auto job, values/s, as the operator writes it. */
+    private static final String OPERATORS_CPU_SPEED = "1.5e8";
+
+    private Run auto;
+
+    /**
+     * The --accel auto job over TWO_JOBS_BITS, run once for the tests that read it: the CPU node's
+     * speed set by an operator as YARN's centralized node attribute (what `yarn nodeattributes
+     * -replace HOST:fpgamr-cpu-search=1.5e8` asks the ResourceManager for), beside the ones the
+     * node publishes. The speeds size the maps' claims, not where YARN places them.
+     */
+    private Run auto() throws Exception {
+        if (auto == null) {
+            String cpuNode = cpuNode();
+            operatorAttributes(host(cpuNode), Map.of("fpgamr-cpu-search", OPERATORS_CPU_SPEED));
+            try {
+                auto = search("auto", TWO_JOBS_BITS, "--accel", "auto", "--maps", Integer.toString(AUTO_MAPS), "--design", "vsim-p4");
+            } finally {
+                removeOperatorAttributes(host(cpuNode), Set.of("fpgamr-cpu-search"));
+            }
+        }
+        return auto;
+    }
+
     @Test
     @Order(3)
     void withAccelAutoBothNodesTakeMapsAndTheResultIsTheSame() throws Exception {
-        // More maps than either node has room for (the FPGA node: 4 and an AM), so both take some.
-        int maps = 6;
-        Run auto = search("auto", TWO_JOBS_BITS, "--accel", "auto", "--maps", Integer.toString(maps), "--design", "vsim-p4");
+        int maps = AUTO_MAPS;
+        Run auto = auto();
         cluster.assertFoundEverything(auto, TWO_JOBS_BITS);
         assertEquals(cluster.output(twoJobs().p4().output()), cluster.output(auto.output()), "the same as with --accel fpga");
         assertEquals(twoJobs().p4().summary().get("values_hashed"), auto.summary().get("values_hashed"));
@@ -223,7 +253,8 @@ class FpgaSchedulingTest extends OnStandingCluster {
     void aDeviceThatFailsMidJobIsTakenOutAndItsTaskRetriedElsewhere() throws Exception {
         long since = System.currentTimeMillis();
         int bits = 21;
-        int maps = 8;
+        // maps enough for 3 waves of the 2 devices: one on vsim0 before the fault, one given vsim0 after it, and more
+        int maps = 6;
         CompletableFuture<Run> job = searchInBackground("failure", bits, "--accel", "fpga", "--maps", Integer.toString(maps), "--design",
             "vsim-p4");
         AtomicLong fewest = cluster.fewestFpgasWhile(fpgaNode, job);
@@ -441,13 +472,21 @@ class FpgaSchedulingTest extends OnStandingCluster {
     @Order(6)
     void aSpeculativeAttemptOfAMapCountsItsWorkOnce() throws Exception {
         // Hadoop's speculator with a test plugin that adds a second attempt of map 0 as soon as it runs
-        // (on the test class path: the cluster's containers run on it); pure Java maps over 2^27 values,
-        // ten seconds or more each, so that the first attempt still runs when the second has been given a
-        // container and started (2^25 was not enough on a loaded 2-core CI machine: the speculative
-        // attempt was killed before it launched).
-        int bits = 27;
-        Run run = search("speculative", bits, "--accel", "java", "--maps", "2", "-D", "mapreduce.map.speculative=true",
-            "-D", "yarn.app.mapreduce.am.job.speculator.class=" + ForcedSpeculator.class.getName());
+        // (on the test class path: the cluster's containers run on it). Map 0's first attempt is paced
+        // to 2^11 values/s, so its first unit (2^18 values) takes 128 s, asleep: it still runs when
+        // the second attempt has been given a container and started, however loaded the machine, and the
+        // second (the engines' native speed, as map 1's) overtakes it. (Pure Java maps over 2^27 values
+        // raced the attempt's start with the CPU it needed: 2^25 was not enough on a loaded 2-core CI
+        // machine, the speculative attempt killed before it launched.)
+        int bits = 24;
+        List<String> options = new ArrayList<>(List.of("-D", "fpgamr.engine.opener=" + PacedEngines.class.getName(),
+            "-D", PacedEngines.FIRST_OF_MAP_0_RATE + "=" + (1 << 11)));
+        for (String node : List.of(cpuNode(), fpgaNode)) {
+            options.addAll(List.of("-D", PacedEngines.rateKey(host(node), "cpu") + "=" + NATIVE_SPEED));
+        }
+        options.addAll(List.of("--accel", "cpu", "--maps", "2", "-D", "mapreduce.map.speculative=true",
+            "-D", "yarn.app.mapreduce.am.job.speculator.class=" + ForcedSpeculator.class.getName()));
+        Run run = search("speculative", bits, options.toArray(new String[0]));
         cluster.assertFoundEverything(run, bits);
         JsonNode attempts = run.summary().get("map_attempts");
         assertEquals(3, attempts.get("launched").asLong(), "two maps and a speculative attempt: " + attempts);
@@ -460,26 +499,22 @@ class FpgaSchedulingTest extends OnStandingCluster {
         assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), maps.toString());
     }
 
+    /** A paced engine's speed above what the native CPU kernel reaches, values/s: it is never held back. */
+    private static final long NATIVE_SPEED = 1L << 40;
+
     @Test
     @Order(7)
     void anOperatorsSpeedWinsOverTheNodesOwn() throws Exception {
-        // the CPU node's speed set by an operator as YARN's centralized node attribute (what
-        // `yarn nodeattributes -replace HOST:fpgamr-cpu-search=1.5e8` asks the ResourceManager for),
-        // beside the ones the node publishes
+        // the --accel auto job's: the CPU node's speed set by the operator, the FPGA node's its own
         String cpuNode = cpuNode();
-        operatorAttributes(host(cpuNode), Map.of("fpgamr-cpu-search", "1.5e8"));
-        try {
-            Run run = search("operator-speed", 20, "--accel", "auto");
-            cluster.assertFoundEverything(run, 20);
-            JsonNode cpu = run.summary().get("balance").get("nodes").get(cpuNode).get("engines").get(0);
-            assertEquals("cpu", cpu.get("kind").asText(), cpu.toString());
-            assertEquals(1.5e8, cpu.get("speed_given").asDouble(), cpu.toString());
-            assertEquals("operator", cpu.get("speed_source").asText(), cpu.toString());
-            JsonNode fpgaCpu = run.summary().get("balance").get("nodes").get(fpgaNode).get("engines").get(0);
-            assertEquals("measured", fpgaCpu.get("speed_source").asText(), "the other node keeps its own: " + fpgaCpu);
-        } finally {
-            removeOperatorAttributes(host(cpuNode), Set.of("fpgamr-cpu-search"));
-        }
+        Run run = auto();
+        cluster.assertFoundEverything(run, TWO_JOBS_BITS);
+        JsonNode cpu = run.summary().get("balance").get("nodes").get(cpuNode).get("engines").get(0);
+        assertEquals("cpu", cpu.get("kind").asText(), cpu.toString());
+        assertEquals(Double.parseDouble(OPERATORS_CPU_SPEED), cpu.get("speed_given").asDouble(), cpu.toString());
+        assertEquals("operator", cpu.get("speed_source").asText(), cpu.toString());
+        JsonNode fpgaCpu = run.summary().get("balance").get("nodes").get(fpgaNode).get("engines").get(0);
+        assertEquals("measured", fpgaCpu.get("speed_source").asText(), "the other node keeps its own: " + fpgaCpu);
     }
 
     @Test

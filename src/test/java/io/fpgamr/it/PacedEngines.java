@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
 
 /**
  * Test only, loaded by the maps through fpgamr's engine opener ({@code fpgamr.engine.opener}):
@@ -27,12 +28,14 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
  * in a container that was given an FPGA ({@code FPGAMR_DEVICE}) is an {@code fpga} engine (a
  * stand-in: it reports itself simulated, and never opens the device), any other a {@code cpu} one.
  * {@value #RETRY_RATE}, when set, is the speed of every retry (an attempt after the first), as if
- * it had landed on a slow node wherever YARN placed it.
+ * it had landed on a slow node wherever YARN placed it; {@value #FIRST_OF_MAP_0_RATE}, when set,
+ * the speed of map 0's first attempt alone (a straggler that a speculative attempt overtakes).
  */
 public class PacedEngines implements EngineOpener, Configurable {
     /** The prefix of a node's engine's speed: {@code fpgamr.it.paced.127.0.10.2.fpga=1048576}. */
     static final String RATE = "fpgamr.it.paced.";
     static final String RETRY_RATE = "fpgamr.it.paced.retry";
+    static final String FIRST_OF_MAP_0_RATE = "fpgamr.it.paced.first-of-map-0";
 
     private Configuration conf;
 
@@ -56,8 +59,12 @@ public class PacedEngines implements EngineOpener, Configurable {
         String kind = spec.device() != null ? "fpga" : "cpu";
         String host = System.getenv("NM_HOST");
         String attempt = conf.get(MRJobConfig.TASK_ATTEMPT_ID);
-        boolean retry = attempt != null && TaskAttemptID.forName(attempt).getId() > 0;
-        double rate = retry && conf.get(RETRY_RATE) != null ? conf.getDouble(RETRY_RATE, 0) : conf.getDouble(rateKey(host, kind), 0);
+        TaskAttemptID id = attempt != null ? TaskAttemptID.forName(attempt) : null;
+        boolean retry = id != null && id.getId() > 0;
+        boolean firstOfMap0 = id != null && id.getId() == 0 && id.getTaskType() == TaskType.MAP && id.getTaskID().getId() == 0;
+        double rate = retry && conf.get(RETRY_RATE) != null ? conf.getDouble(RETRY_RATE, 0)
+            : firstOfMap0 && conf.get(FIRST_OF_MAP_0_RATE) != null ? conf.getDouble(FIRST_OF_MAP_0_RATE, 0)
+            : conf.getDouble(rateKey(host, kind), 0);
         if (!(rate > 0)) {
             throw new IllegalArgumentException("no speed set for the " + kind + " engine of " + host + " (" + rateKey(host, kind) + ")");
         }
