@@ -57,7 +57,7 @@ bench-collector: build
 
 ## bench-fixed-cost: where make run's job's fixed cost goes: its timeline phase by phase (submission, AM,
 ## containers, JVMs, task set-up, engine open, hashing, commit), without the class-data archive and as built
-## side by side, with issue 40's goals beside the figures
+## side by side, with issue 40's goals beside the figures (SHAPES=1: a map per core and per FPGA beside the fuller maps)
 bench-fixed-cost: build-run
 	bin/bench-fixed-cost
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,10 @@ class JobEndToEndTest {
         assertEquals(VALUES, s.get("values_hashed").asLong());
         assertEquals("embedded", s.get("cluster").asText());
         assertTrue(maps(s) >= 1);
+        // the fuller maps (MapShape): the CPU node's one map on all its cores, the FPGA node's map per device, each on it
+        List<String> shape = new ArrayList<>();
+        s.get("maps_by_node").forEach(n -> shape.add(n.get("type").asText() + " " + n.get("cpu").asInt() + " cpu " + n.get("fpga").asInt() + " fpga"));
+        assertEquals(List.of("x86 1 cpu 0 fpga", "fpga 0 cpu 2 fpga"), shape, s.get("maps_by_node").toString());
         assertTrue(s.get("stages").get("total_s").asDouble() > 0);
     }
 

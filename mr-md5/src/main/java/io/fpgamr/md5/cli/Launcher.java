@@ -3,6 +3,7 @@ package io.fpgamr.md5.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fpgamr.accel.AtomicFiles;
+import io.fpgamr.accel.EngineSpec;
 import io.fpgamr.energy.EnergyConfig;
 import io.fpgamr.energy.EnergyMonitor;
 import io.fpgamr.energy.JobEnergy;
@@ -12,7 +13,9 @@ import io.fpgamr.energy.Timeline;
 import io.fpgamr.md5.balance.Balance;
 import io.fpgamr.md5.balance.ClusterSpeeds;
 import io.fpgamr.md5.cluster.FpgaRequest;
+import io.fpgamr.md5.cluster.MapShape;
 import io.fpgamr.md5.cluster.RunCluster;
+import io.fpgamr.md5.job.Defaults;
 import io.fpgamr.md5.job.FpgaFigures;
 import io.fpgamr.md5.job.Md5Counters;
 import io.fpgamr.md5.job.Md5Job.Mode;
@@ -37,6 +40,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.util.Tool;
 
 /**
@@ -71,8 +75,9 @@ public class Launcher extends Configured implements Tool {
         }
         RunConfig config = RunConfig.parse(mode, args, System.getenv("HADOOP_CONF_DIR") != null);
         EnergyConfig energyConfig = energyConfig();
-        try (RunCluster cluster = openCluster(config, getConf() != null ? getConf() : new Configuration(), err)) {
-            Configuration conf = new Configuration(cluster.conf());
+        try (RunCluster opened = openCluster(config, getConf() != null ? getConf() : new Configuration(), err)) {
+            Configuration conf = new Configuration(opened.conf());
+            RunCluster cluster = shaped(config, opened, conf);
             String design = fpgaRequest(config, conf);
             try (EnergyMonitor monitor = EnergyMonitor.start(energyConfig)) {
                 err.println("fpgamr: " + monitor.describe());
@@ -88,6 +93,24 @@ public class Launcher extends Configured implements Tool {
                 return 0;
             }
         }
+    }
+
+    /**
+     * A search on the embedded cluster runs in its fewer, fuller maps ({@link MapShape#fuller}: a map
+     * per CPU node on all its cores, a map per FPGA) where the user chose neither the maps
+     * ({@code --maps}, {@code --records-per-split}) nor their vcores ({@code -D mapreduce.map.cpu.vcores}),
+     * and the maps may run on the CPU or an FPGA ({@code --accel auto}): issue 40 measured it against a
+     * map per core (bin/bench-fixed-cost SHAPES=1, mr-md5/README.md). Bench mode and the study keep a
+     * map per core: their figures were measured so.
+     */
+    static RunCluster shaped(RunConfig config, RunCluster cluster, Configuration conf) {
+        MapShape shape = cluster.fuller();
+        if (shape == null || config.mode() != Mode.SEARCH || config.maps() > 0 || config.recordsPerSplit() > 0
+            || config.engine().kind() != EngineSpec.Kind.AUTO || Defaults.given(conf, MRJobConfig.MAP_CPU_VCORES)) {
+            return cluster;
+        }
+        conf.setInt(MRJobConfig.MAP_CPU_VCORES, shape.vcores());
+        return cluster.shaped(shape);
     }
 
     /** Opens the cluster {@code config} names, for its output and engine. */

@@ -94,7 +94,8 @@ public record RunConfig(Mode mode, List<String> targets, Domain domain, int ppk,
         o.addOption(option("ppk", "N", "values per record: " + JobKeys.BATCH
             + " (2^18, the accelerator batch; default) or 1 (one value per map() call)"));
         o.addOption(option("records-per-split", "N", "records per input split (default: split the domain evenly over the cluster's map slots)"));
-        o.addOption(option("maps", "N", "number of map tasks to aim for when --records-per-split is not given (default: every map slot once)"));
+        o.addOption(option("maps", "N", "number of map tasks to aim for when --records-per-split is not given (default: every map slot "
+            + "once; a search on the embedded cluster: one map per CPU node on all its cores, with as many vcores, and one per FPGA)"));
         o.addOption(option("balance", "HOW", "stream (default): each map hashes a reserved unit, then claims units sized by its node's "
             + "speed until none are left, so each node hashes the share its speed earns; static: equal splits, as plain Hadoop "
             + "(also with --records-per-split)"));

@@ -80,7 +80,7 @@ public sealed interface ClusterTarget {
             // records streamed through the device's batches), never wait on each other's lock.
             conf.setInt("mapreduce.local.map.tasks.maximum", fpga ? 1 : cores);
             conf.setInt("mapreduce.local.reduce.tasks.maximum", cores);
-            return new RunCluster(conf, fpga ? 1 : cores, new Path(local.toUri()), null, false, () -> { });
+            return new RunCluster(conf, fpga ? 1 : cores, new Path(local.toUri()), null, false, null, () -> { });
         }
     }
 
@@ -115,7 +115,8 @@ public sealed interface ClusterTarget {
                 conf.setInt(MRJobConfig.MAP_RESOURCE_TYPE_PREFIX + EmbeddedCluster.ARM_RESOURCE, 1);
                 slots = cluster.armMapSlots();
             }
-            return new RunCluster(conf, slots, new Path("/fpgamr/" + local.getFileName()), local, true, cluster);
+            MapShape fuller = mapsOnArm ? null : MapShape.fuller(nodes, EmbeddedCluster.slotsPerNode());
+            return new RunCluster(conf, slots, new Path("/fpgamr/" + local.getFileName()), local, true, fuller, cluster);
         }
 
         /** {@code 1 CPU NodeManager and an FPGA NodeManager with 2 simulated FPGAs}; with ARM nodes, each node's type. */
@@ -149,7 +150,7 @@ public sealed interface ClusterTarget {
             if (fs.exists(out)) {
                 throw new UsageException("--output: " + out + " already exists");
             }
-            return new RunCluster(conf, slots, out, null, true, () -> { });
+            return new RunCluster(conf, slots, out, null, true, null, () -> { });
         }
 
         /**

@@ -122,7 +122,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         ArmhfRoot armhf = specs.stream().anyMatch(NodeSpec::arm) ? ArmhfRoot.find(System.getenv()) : null;
         Path work = armhf != null ? Files.createTempDirectory(armhf.path().getParent(), "fpgamr-embedded-")
             : Files.createTempDirectory("fpgamr-embedded-");
-        int slots = Math.max(1, Runtime.getRuntime().availableProcessors());
+        int slots = slotsPerNode();
         // The nodes' speeds are measured while HDFS starts (one profile per node type: the nodes share
         // this machine; an ARM node's in its emulated JVM, as its maps run).
         CompletableFuture<Map<String, SpeedProfile>> profiles = CompletableFuture.supplyAsync(() -> NodeProfiles.measure(specs, armhf, work));
@@ -254,6 +254,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** The map slots of the ARM nodes (0: none). */
     public int armMapSlots() {
         return armMapSlots;
+    }
+
+    /** Each node's map slots besides its FPGAs' (and the vcores it offers them): a slot per core of this machine. */
+    static int slotsPerNode() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
     public int mapSlots() {

@@ -14,10 +14,16 @@ import org.apache.hadoop.fs.FileUtil;
  * @param output     the run's output directory on the cluster's file system
  * @param localCopy  where the output is copied once a job succeeded (the embedded cluster's), or null
  * @param yarn       whether maps run in containers of their own (separate processes)
+ * @param fuller     the embedded cluster's fewer, fuller maps ({@link MapShape#fuller}), or null
  * @param daemons    stops what was started for the run
  */
 public record RunCluster(Configuration conf, int mapSlots, org.apache.hadoop.fs.Path output, Path localCopy, boolean yarn,
-                  AutoCloseable daemons) implements AutoCloseable {
+                  MapShape fuller, AutoCloseable daemons) implements AutoCloseable {
+
+    /** The same cluster running {@code shape}'s maps at once (its daemons stay the original's to close). */
+    public RunCluster shaped(MapShape shape) {
+        return new RunCluster(conf, shape.maps(), output, localCopy, yarn, shape, daemons);
+    }
 
     /** Where the user finds the output: the local copy, or the output on the cluster. */
     public String shownOutput() {
