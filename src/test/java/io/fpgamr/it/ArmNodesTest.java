@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the reducers stay on the x86 node. Needs the armhf root and the armhf model {@code make test}
  * makes ({@code bin/armhf-root}, {@code make -C jni-fpga/native/fpga vsim-libs PLATFORM=linux-armhf}).
  * Emulation is slow: small domains. Time budget about 7 minutes on 2 shared cores (the cluster with
- * the ARM nodes' emulated profile, a search over 2^20, a bench over 2^18; the emulated task JVMs'
- * start is most of it).
+ * the ARM nodes' emulated profile, a search over 2^20, a bench over 2^18 whose one map runs on the
+ * x86 node; the emulated task JVMs' start is most of it).
  */
 class ArmNodesTest {
     private static final int BITS = 20;
