@@ -176,6 +176,7 @@ public class Launcher extends Configured implements Tool {
         String jobId;
         long doneMs;
         WorkCounts counts;
+        Counters counters;
         try (ProgressReporter progress = new ProgressReporter(job, config, monitor.config().node(), submitMs,
             ProgressReporter.spool(monitor.config().spool()), err)) {
             job.submit();
@@ -184,7 +185,11 @@ public class Launcher extends Configured implements Tool {
             boolean ok = awaitCompletion(job, config.timeoutS(), progress);
             doneMs = System.currentTimeMillis();
             jobId = job.getJobID().toString();
-            counts = ok ? WorkCounts.of(job.getCounters(), job.getConfiguration()) : null;
+            // Read once, now: the ApplicationMaster answers for 5 s after the job ends (Hadoop's MRAppMaster
+            // sleeps, then stops its client service); a later call waits out the client's connect retries
+            // to it (3 x 1 s) before it turns to the history server (CI: ExperimentPlanTest's runs).
+            counters = ok ? job.getCounters() : null;
+            counts = ok ? WorkCounts.of(counters, job.getConfiguration()) : null;
             String problems = ok ? counts.problems(config.mode(), config.domain()) : null;
             progress.finish(ok && problems == null);
             if (!ok) {
@@ -206,7 +211,6 @@ public class Launcher extends Configured implements Tool {
             fs.copyToLocalFile(outDir, new Path(copyTo.toUri()));
         }
         JobEnergy energy = monitor.finish(new JobRecord(jobId, counts.valuesHashed(), timeline), energyDir);
-        Counters counters = job.getCounters();
         Balance balance = Balance.of(params.streamed() && config.mode() != Mode.BASELINE ? "stream" : "static", nodes, speedMode, timeline);
         Map<String, MapsOnNode> mapsOnNodes = MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir), nodes);
         boolean fpgaEmulated = mapsOnNodes.values().stream().anyMatch(m -> m.fpga() > 0 && m.emulated());
