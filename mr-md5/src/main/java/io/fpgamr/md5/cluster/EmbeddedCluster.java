@@ -122,6 +122,10 @@ public final class EmbeddedCluster implements AutoCloseable {
         ArmhfRoot armhf = specs.stream().anyMatch(NodeSpec::arm) ? ArmhfRoot.find(System.getenv()) : null;
         Path work = armhf != null ? Files.createTempDirectory(armhf.path().getParent(), "fpgamr-embedded-")
             : Files.createTempDirectory("fpgamr-embedded-");
+        // Until the cluster's own exit hook is in place (below), a SIGTERM while its daemons start
+        // (a study stopped as it starts its next cluster) still removes the directory.
+        Runnable removeWork = () -> FileUtil.fullyDelete(work.toFile());
+        ShutdownHookManager.get().addShutdownHook(removeWork, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
         int slots = slotsPerNode();
         // The nodes' speeds are measured while HDFS starts (one profile per node type: the nodes share
         // this machine; an ARM node's in its emulated JVM, as its maps run).
@@ -187,12 +191,14 @@ public final class EmbeddedCluster implements AutoCloseable {
                 dfs.shutdown();
             }
             FileUtil.fullyDelete(work.toFile());
+            forget(removeWork);
             throw e;
         }
         // Containers run in sessions of their own: a Ctrl-C reaches the launcher, not them. The hook
         // runs before the file systems close (FileSystem's hook comes after).
         ShutdownHookManager.get().addShutdownHook(c.stopOnExit, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1,
             STOP_TIMEOUT_S, TimeUnit.SECONDS);
+        forget(removeWork);
         try {
             c.awaitNodes(specs.size(), specs.stream().mapToInt(NodeSpec::fpgaDevices).sum());
         } catch (IOException | RuntimeException e) {
@@ -254,6 +260,13 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** The map slots of the ARM nodes (0: none). */
     public int armMapSlots() {
         return armMapSlots;
+    }
+
+    /** Takes {@code hook} back, unless the JVM is already ending (then it runs, and may). */
+    private static void forget(Runnable hook) {
+        if (!ShutdownHookManager.get().isShutdownInProgress()) {
+            ShutdownHookManager.get().removeShutdownHook(hook);
+        }
     }
 
     /** Each node's map slots besides its FPGAs' (and the vcores it offers them): a slot per core of this machine. */
