@@ -223,8 +223,12 @@ bool on_kernel_page(unsigned int off)
 void window_from_rtl(bool all)
 {
 	for (const auto &r : regmap) {
-		/* the kernel page is the kernel's: never written back */
-		if (r.access == REG_WO || on_kernel_page(r.off) ||
+		/*
+		 * the kernel page is the kernel's: never written back, but
+		 * for what the RTL reports there (ERR_ADDR, register map 3.2)
+		 */
+		if (r.access == REG_WO ||
+		    (on_kernel_page(r.off) && r.access != REG_RO) ||
 		    (r.access == REG_RW && !all && !is_watched(r.off)))
 			continue;
 		uint32_t v = sim->reg_read(r.off);
