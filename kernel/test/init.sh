@@ -44,6 +44,12 @@ if [ "${1:-}" = node-stall ]; then
 		"uio:$(uio_node),timeout_ms=4000" 4096
 fi
 
+# the program node-sim traces for the failing DMA (node-sim --refuse-dst):
+# one hash batch whose digests' memory answers DECERR
+if [ "${1:-}" = node-derr ]; then
+	exec node-search --hash /tmp/derr.started "uio:$(uio_node)" 4096
+fi
+
 # the program node-sim traces for the jammed device (issue 39): a job that
 # jams the device on purpose (fpgamr_test jam), SIGKILLed by the test once
 # its ring is full; the device's state when it is dead; then the next job on
@@ -424,6 +430,19 @@ if [ -n "$DT" ]; then
 		grep -qx "node-search: uio: no interrupt within 4000 ms (status 0x[0-9a-f]*); job aborted: $enabled, no FPGA bridges in sysfs (no /sys/class/fpga_bridge): the design did not answer" /tmp/stall.log
 	expect "the kernel aborted it, no memory freed under the device" \
 		grep -q "^node-sim: kernel page: START 1, ABORT [1-9][0-9]*; jobs aborted 1;.* DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/stall.log
+	expect "its buffers are back" test "$(attr buffers_in_use)" = 0
+
+	# a DMA that fails (issue 39, register map 3.2): the RTL's digest
+	# writes get DECERR; the driver's line names the error but no bus
+	# address (ERR_ADDR is on the kernel page, the user page's 0x068 reads
+	# 0), the kernel logs it when it retires the job
+	node-sim --refuse-dst -- /init node-derr > /tmp/derr.log 2>&1
+	expect "the refused batch fails (exit 1)" test $? = 1
+	sed 's/^/  /' /tmp/derr.log
+	expect "... in one line with no bus address" \
+		grep -qx "node-search: uio: device error 2 (write response error) (its bus address: in the kernel's log, from fpgamr.ko) after [0-9]* values" /tmp/derr.log
+	expect "the kernel logged the failing burst's bus address" \
+		logged "job [0-9]* ended in DMA error 2 at bus address 0x[0-9a-f]*[1-9a-f]"
 	expect "its buffers are back" test "$(attr buffers_in_use)" = 0
 
 	node=$(uio_node)

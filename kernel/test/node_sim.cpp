@@ -7,11 +7,13 @@
  * while an unmodified program drives it through fpgamr.ko's /dev/uioN and
  * /dev/fpgamr-dmaK.  Test only: it runs in the boot test's ARM guest.
  *
- *   node-sim [--stall P | --stall-dma] -- PROGRAM [ARGS...]
+ *   node-sim [--stall P | --stall-dma | --refuse-dst] -- PROGRAM [ARGS...]
  *
  * --stall P: the memory withholds each AXI handshake with probability P %;
  * --stall-dma: it withholds every one until the kernel's ABORT (a DMA that
- * never completes, as through a port in reset or a disabled bridge).
+ * never completes, as through a port in reset or a disabled bridge);
+ * --refuse-dst: a job's destination is not mapped for the RTL, so its
+ * writes get DECERR (a DMA that fails: ERR_ADDR, on the kernel page).
  *
  * The register window is memory: two pages (register map 3).  A load reads
  * the registers as the RTL last reported them (reads of this register map
@@ -277,6 +279,8 @@ uint64_t reg64(unsigned int lo)
 	return flushed[lo / 4] | (uint64_t)flushed[lo / 4 + 1] << 32;
 }
 
+bool dst_refused;	/* --refuse-dst: the RTL's writes get DECERR */
+
 /* make [bus, bus + len) of memory visible to the RTL's AXI master */
 void map_job_memory(uint64_t bus, uint64_t len)
 {
@@ -308,14 +312,16 @@ void start_job()
 	auto beats = [beat](uint64_t n) { return (n + beat - 1) / beat * beat; };
 
 	if (mode & FPGAMR_MODE_OP_MASK) {	/* search: match records out */
-		map_job_memory(reg64(FPGAMR_REG_DST_LO),
-			       beats((uint64_t)flushed[FPGAMR_REG_MATCH_CAP / 4] *
-				     FPGAMR_MATCH_RECORD_BYTES));
+		if (!dst_refused)
+			map_job_memory(reg64(FPGAMR_REG_DST_LO),
+				       beats((uint64_t)flushed[FPGAMR_REG_MATCH_CAP / 4] *
+					     FPGAMR_MATCH_RECORD_BYTES));
 	} else {			/* hash: messages in, digests out */
 		map_job_memory(reg64(FPGAMR_REG_SRC_LO),
 			       beats(count * (width > 4 ? 8 : 4)));
-		map_job_memory(reg64(FPGAMR_REG_DST_LO),
-			       beats(count * FPGAMR_DIGEST_BYTES));
+		if (!dst_refused)
+			map_job_memory(reg64(FPGAMR_REG_DST_LO),
+				       beats(count * FPGAMR_DIGEST_BYTES));
 	}
 	job_active = true;
 	jobs_started++;
@@ -763,9 +769,12 @@ int main(int argc, char **argv)
 		stall = 100;
 		dma_stalled = true;
 		argi++;
+	} else if (argi < argc && !strcmp(argv[argi], "--refuse-dst")) {
+		dst_refused = true;
+		argi++;
 	}
 	if (argi >= argc || strcmp(argv[argi], "--") || argi + 1 >= argc) {
-		fprintf(stderr, "usage: node-sim [--stall P | --stall-dma] -- PROGRAM [ARGS...]\n");
+		fprintf(stderr, "usage: node-sim [--stall P | --stall-dma | --refuse-dst] -- PROGRAM [ARGS...]\n");
 		return 2;
 	}
 	t_start = now();
