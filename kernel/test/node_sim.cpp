@@ -362,6 +362,10 @@ void watch_frees()
 	long now_bytes = atol(read_line(dma_attr("bytes_in_use")).c_str());
 
 	if (now_bytes < job_bytes_in_use) {
+		/* which job, and what the RTL and the window said then */
+		printf("node-sim: job %ld: DMA memory freed while it ran (bytes %ld of %ld; RTL busy %d, bus quiet %d; the window's STATUS 0x%x)\n",
+		       jobs_started, now_bytes, job_bytes_in_use, sim->busy(),
+		       sim->bus_quiet(), win[FPGAMR_REG_STATUS / 4]);
 		freed_while_busy++;
 		freed_at_beats = sim->beats_written();
 		job_bytes_in_use = -1;	/* counted once per job */
