@@ -269,7 +269,8 @@ static int fpgamr_check_id(struct fpgamr_dev *fdev)
 	/*
 	 * the map's major, and no lower minor: a 3.0 design's ABORT can leave a
 	 * search running for ever (a full match ring never acknowledged), so
-	 * its device would be wedged by the first job that tries
+	 * its device would be wedged by the first job that tries; a 3.1 design
+	 * shows the bus address of a failing burst on the user page
 	 */
 	if (fdev->regmap_version >> 16 != FPGAMR_REGMAP_MAJOR ||
 	    (fdev->regmap_version & 0xffff) < FPGAMR_REGMAP_MINOR) {

@@ -291,9 +291,26 @@ static void fpgamr_wr64(struct fpgamr_dev *fdev, unsigned int lo, u64 v)
 	writel(upper_32_bits(v), fdev->regs + lo + 4);
 }
 
-/* the job's references dropped: the device no longer uses its buffers */
+/*
+ * The job's references dropped: the device no longer uses its buffers.  A
+ * job that ended in error is logged with the bus address of its failing
+ * burst: ERR_ADDR is on the kernel page (register map 3.2), so the log is
+ * the only place it shows; user space learns only the error code (STATUS).
+ * Called with the device idle after the job's START (its STATUS is the job's).
+ */
 static void fpgamr_job_retire(struct fpgamr_dev *fdev)
 {
+	u32 status = fdev->job.owner ?
+		     readl(fdev->regs + FPGAMR_REG_STATUS) : 0;
+
+	if (status & FPGAMR_STATUS_ERROR_MASK)
+		dev_err_ratelimited(fdev->dev,
+				    "job %u ended in DMA error %u at bus address 0x%llx\n",
+				    fdev->job.seq,
+				    (status & FPGAMR_STATUS_ERR_CODE_MASK) >>
+				    FPGAMR_STATUS_ERR_CODE_SHIFT,
+				    (u64)readl(fdev->regs + FPGAMR_REG_ERR_ADDR_HI) << 32 |
+				    readl(fdev->regs + FPGAMR_REG_ERR_ADDR_LO));
 	if (fdev->job.src)
 		fpgamr_buf_put(fdev->job.src);
 	if (fdev->job.dst)

@@ -6,7 +6,8 @@
 // zero and ignore writes. The window is two 4 KiB pages (register map 3):
 // the user page (status, identity, counters, filter, interrupt, MATCH_ACK)
 // and the kernel page (the job: MODE, START, COUNT, SRC, DST, MATCH_CAP,
-// CTRL), which only the kernel driver maps; address bit 12 selects the page.
+// CTRL; since 3.2 ERR_ADDR, a bus address), which only the kernel driver
+// maps; address bit 12 selects the page.
 // It holds the job configuration, MATCH_ACK and the
 // filter address, turns CTRL, FILTER_DATA, IRQ_STATUS and IRQ_ENABLE writes
 // into strobes, and reads back the status the rest of the design drives.

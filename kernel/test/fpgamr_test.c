@@ -1539,20 +1539,20 @@ static int mode_hold(const char *ready)
  * the device fills the ring and waits for ever with hits pending.  Only the
  * kernel's ABORT, when the test kills this process, can end the job: on a
  * 3.0 design the pending hits kept it busy and the device wedged.  The
- * filter is all ones in the first JAM_WORDS words of each array (a value in
- * 1024 hits; the rest as the last program left it), not in all 1024: under
- * node-sim each FILTER_DATA store is a trapped write, about 10 ms of the
- * guest's time, 0.3 s on a machine loaded 20 deep; a third hit jams it.
+ * filter is all ones, every word of both arrays (the design's size, from
+ * DESIGN_PARAMS.FILTER_IDX_BITS: 2^bits indices, 2^bits / 32 words each), so
+ * every value hits: the worst a job can do, whatever the last program left
+ * in the filter.  Under node-sim each FILTER_DATA store is a trapped write
+ * (about 10 ms of the guest's time at a light load); a third hit jams it.
  */
 #define JAM_CAP		2
-#define JAM_WORDS	16
 
 static int mode_jam(const char *file)
 {
 	volatile uint32_t *regs;
 	struct fpgamr_alloc a;
 	char tmp[PATH_MAX];
-	unsigned int a_i, i;
+	unsigned int a_i, i, words;
 	int fd, uio;
 	FILE *f;
 
@@ -1564,6 +1564,9 @@ static int mode_jam(const char *file)
 		    MAP_SHARED, uio, 0);
 	if (regs == MAP_FAILED)
 		return 1;
+	words = (1u << ((regs[FPGAMR_REG_DESIGN_PARAMS / 4] &
+			 FPGAMR_DESIGN_PARAMS_FILTER_IDX_BITS_MASK) >>
+			FPGAMR_DESIGN_PARAMS_FILTER_IDX_BITS_SHIFT)) / 32;
 	fd = open_dma();
 	if (do_alloc(fd, page, 0, &a))
 		return 1;
@@ -1571,7 +1574,7 @@ static int mode_jam(const char *file)
 		/* FILTER_ADDR auto-increments at each FILTER_DATA */
 		regs[FPGAMR_REG_FILTER_ADDR / 4] =
 			a_i << FPGAMR_FILTER_ADDR_ARRAY_SHIFT;
-		for (i = 0; i < JAM_WORDS; i++)
+		for (i = 0; i < words; i++)
 			regs[FPGAMR_REG_FILTER_DATA / 4] = 0xffffffff;
 	}
 	if (submit(fd, FPGAMR_JOB_SEARCH, 4, 1 << 20, 0, 0, a.handle, 0,

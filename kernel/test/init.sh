@@ -44,6 +44,12 @@ if [ "${1:-}" = node-stall ]; then
 		"uio:$(uio_node),timeout_ms=4000" 4096
 fi
 
+# the program node-sim traces for the failing DMA (node-sim --refuse-dst):
+# one hash batch whose digests' memory answers DECERR
+if [ "${1:-}" = node-derr ]; then
+	exec node-search --hash /tmp/derr.started "uio:$(uio_node)" 4096
+fi
+
 # the program node-sim traces for the jammed device (issue 39): a job that
 # jams the device on purpose (fpgamr_test jam), SIGKILLed by the test once
 # its ring is full; the device's state when it is dead; then the next job on
@@ -358,11 +364,10 @@ if [ -n "$DT" ]; then
 		grep -q "DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/hash.log
 	expect "the killed process's buffers are back" test "$(attr buffers_in_use)" = 0
 
-	# a job that jams the device (issue 39): a filter that lets a value in
-	# 1024 through (all ones in 16 words of each array: 34 trapped stores,
-	# not the 1024 of an all-ones filter), a ring of 2 records, never a
-	# MATCH_ACK; SIGKILLed while the device waits on its
-	# full ring, the kernel's ABORT (register map 3.1: it drops the pending
+	# a job that jams the device (issue 39): an all-ones filter (every
+	# word of both arrays, the design's FILTER_IDX_BITS: every value hits),
+	# a ring of 2 records, never a MATCH_ACK; SIGKILLed while the device
+	# waits on its full ring, the kernel's ABORT (register map 3.1: it drops the pending
 	# hits) brings the device back to idle, and the next job on it finds
 	# exactly its own preimage (a 3.0 design stayed busy: the kernel's stop
 	# timed out, the device wedged and the next job got EIO)
@@ -370,7 +375,9 @@ if [ -n "$DT" ]; then
 	node-sim -- /init node-jam > /tmp/jam.log 2>&1 &
 	NODE=$!
 	i=0
-	while [ ! -e /tmp/jam.full ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
+	# up to 10 min: the filter's 1,026 trapped stores took 0.2 s each at a
+	# load average of 20
+	while [ ! -e /tmp/jam.full ] && [ $i -lt 6000 ]; do sleep 0.1; i=$((i + 1)); done
 	expect "the jammer's ring is full and the device waits (BUSY, MATCH_FULL, 2 records, none acknowledged)" \
 		grep -qx "STATUS 0x11 MATCH_COUNT 2 MATCH_ACK 0" /tmp/jam.full
 	expect "... sysfs state: running" test "$(attr state)" = running
@@ -423,6 +430,19 @@ if [ -n "$DT" ]; then
 		grep -qx "node-search: uio: no interrupt within 4000 ms (status 0x[0-9a-f]*); job aborted: $enabled, no FPGA bridges in sysfs (no /sys/class/fpga_bridge): the design did not answer" /tmp/stall.log
 	expect "the kernel aborted it, no memory freed under the device" \
 		grep -q "^node-sim: kernel page: START 1, ABORT [1-9][0-9]*; jobs aborted 1;.* DMA memory freed while the device ran 0, AXI write beats after it 0$" /tmp/stall.log
+	expect "its buffers are back" test "$(attr buffers_in_use)" = 0
+
+	# a DMA that fails (issue 39, register map 3.2): the RTL's digest
+	# writes get DECERR; the driver's line names the error but no bus
+	# address (ERR_ADDR is on the kernel page, the user page's 0x068 reads
+	# 0), the kernel logs it when it retires the job
+	node-sim --refuse-dst -- /init node-derr > /tmp/derr.log 2>&1
+	expect "the refused batch fails (exit 1)" test $? = 1
+	sed 's/^/  /' /tmp/derr.log
+	expect "... in one line with no bus address" \
+		grep -qx "node-search: uio: device error 2 (write response error) (its bus address: in the kernel's log, from fpgamr.ko) after [0-9]* values" /tmp/derr.log
+	expect "the kernel logged the failing burst's bus address" \
+		logged "job [0-9]* ended in DMA error 2 at bus address 0x[0-9a-f]*[1-9a-f]"
 	expect "its buffers are back" test "$(attr buffers_in_use)" = 0
 
 	node=$(uio_node)

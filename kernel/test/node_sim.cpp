@@ -7,11 +7,13 @@
  * while an unmodified program drives it through fpgamr.ko's /dev/uioN and
  * /dev/fpgamr-dmaK.  Test only: it runs in the boot test's ARM guest.
  *
- *   node-sim [--stall P | --stall-dma] -- PROGRAM [ARGS...]
+ *   node-sim [--stall P | --stall-dma | --refuse-dst] -- PROGRAM [ARGS...]
  *
  * --stall P: the memory withholds each AXI handshake with probability P %;
  * --stall-dma: it withholds every one until the kernel's ABORT (a DMA that
- * never completes, as through a port in reset or a disabled bridge).
+ * never completes, as through a port in reset or a disabled bridge);
+ * --refuse-dst: a job's destination is not mapped for the RTL, so its
+ * writes get DECERR (a DMA that fails: ERR_ADDR, on the kernel page).
  *
  * The register window is memory: two pages (register map 3).  A load reads
  * the registers as the RTL last reported them (reads of this register map
@@ -223,8 +225,12 @@ bool on_kernel_page(unsigned int off)
 void window_from_rtl(bool all)
 {
 	for (const auto &r : regmap) {
-		/* the kernel page is the kernel's: never written back */
-		if (r.access == REG_WO || on_kernel_page(r.off) ||
+		/*
+		 * the kernel page is the kernel's: never written back, but
+		 * for what the RTL reports there (ERR_ADDR, register map 3.2)
+		 */
+		if (r.access == REG_WO ||
+		    (on_kernel_page(r.off) && r.access != REG_RO) ||
 		    (r.access == REG_RW && !all && !is_watched(r.off)))
 			continue;
 		uint32_t v = sim->reg_read(r.off);
@@ -273,6 +279,8 @@ uint64_t reg64(unsigned int lo)
 	return flushed[lo / 4] | (uint64_t)flushed[lo / 4 + 1] << 32;
 }
 
+bool dst_refused;	/* --refuse-dst: the RTL's writes get DECERR */
+
 /* make [bus, bus + len) of memory visible to the RTL's AXI master */
 void map_job_memory(uint64_t bus, uint64_t len)
 {
@@ -304,14 +312,16 @@ void start_job()
 	auto beats = [beat](uint64_t n) { return (n + beat - 1) / beat * beat; };
 
 	if (mode & FPGAMR_MODE_OP_MASK) {	/* search: match records out */
-		map_job_memory(reg64(FPGAMR_REG_DST_LO),
-			       beats((uint64_t)flushed[FPGAMR_REG_MATCH_CAP / 4] *
-				     FPGAMR_MATCH_RECORD_BYTES));
+		if (!dst_refused)
+			map_job_memory(reg64(FPGAMR_REG_DST_LO),
+				       beats((uint64_t)flushed[FPGAMR_REG_MATCH_CAP / 4] *
+					     FPGAMR_MATCH_RECORD_BYTES));
 	} else {			/* hash: messages in, digests out */
 		map_job_memory(reg64(FPGAMR_REG_SRC_LO),
 			       beats(count * (width > 4 ? 8 : 4)));
-		map_job_memory(reg64(FPGAMR_REG_DST_LO),
-			       beats(count * FPGAMR_DIGEST_BYTES));
+		if (!dst_refused)
+			map_job_memory(reg64(FPGAMR_REG_DST_LO),
+				       beats(count * FPGAMR_DIGEST_BYTES));
 	}
 	job_active = true;
 	jobs_started++;
@@ -352,6 +362,10 @@ void watch_frees()
 	long now_bytes = atol(read_line(dma_attr("bytes_in_use")).c_str());
 
 	if (now_bytes < job_bytes_in_use) {
+		/* which job, and what the RTL and the window said then */
+		printf("node-sim: job %ld: DMA memory freed while it ran (bytes %ld of %ld; RTL busy %d, bus quiet %d; the window's STATUS 0x%x)\n",
+		       jobs_started, now_bytes, job_bytes_in_use, sim->busy(),
+		       sim->bus_quiet(), win[FPGAMR_REG_STATUS / 4]);
 		freed_while_busy++;
 		freed_at_beats = sim->beats_written();
 		job_bytes_in_use = -1;	/* counted once per job */
@@ -759,9 +773,12 @@ int main(int argc, char **argv)
 		stall = 100;
 		dma_stalled = true;
 		argi++;
+	} else if (argi < argc && !strcmp(argv[argi], "--refuse-dst")) {
+		dst_refused = true;
+		argi++;
 	}
 	if (argi >= argc || strcmp(argv[argi], "--") || argi + 1 >= argc) {
-		fprintf(stderr, "usage: node-sim [--stall P | --stall-dma] -- PROGRAM [ARGS...]\n");
+		fprintf(stderr, "usage: node-sim [--stall P | --stall-dma | --refuse-dst] -- PROGRAM [ARGS...]\n");
 		return 2;
 	}
 	t_start = now();

@@ -779,7 +779,7 @@ t_doctor=$SECONDS
 if doctor_play regmap -e "fpga_doctor_device=vsim:pipelines=4,regmap=2.7"; then
   fail "the fpga role's doctor passed on a device whose register map is 2.7"
 fi
-grep -q "fpga1: fpgamr doctor: FAIL: regmap: the device's register map is 2.7, this driver's is 3.1" "$logs/doctor-regmap.log" \
+grep -q "fpga1: fpgamr doctor: FAIL: regmap: the device's register map is 2.7, this driver's is 3.2" "$logs/doctor-regmap.log" \
   || { tail -n 30 "$logs/doctor-regmap.log" >&2; fail "the fpga role's doctor did not fail the play with the doctor's regmap line"; }
 step "fpga role's doctor on fpga1 (vsim, register map 2.7): the play failed with 'fpga1: fpgamr doctor: FAIL: regmap: ...' in $((SECONDS - t_doctor)) s"
 

@@ -2,8 +2,9 @@
 on all five channels: identity registers, read/write configuration, read-only
 registers, CTRL/FILTER_DATA/IRQ strobes, MATCH_ACK cleared at a job start,
 status read back, unmapped addresses, the two pages of register map 3 (the
-job's registers answer only on the kernel page: their user-page offsets and
-the user registers' kernel-page aliases read zero and ignore writes), and
+job's registers and ERR_ADDR answer only on the kernel page: their user-page
+offsets and the user registers' kernel-page aliases read zero and ignore
+writes), and
 interleaved reads and writes."""
 import ast
 import os
@@ -92,14 +93,14 @@ async def registers(dut):
     dut.match_count.value = 12345
     dut.values_done.value = 0x1_0000_0002
     dut.cycles.value = 0x2_0000_0003
-    dut.err_addr.value = 0x3000_0040
     dut.irq_status.value = 0b101
     dut.irq_enable.value = 0b011
     assert await rd(m, "STATUS") == 0x0312
     assert await rd(m, "MATCH_COUNT") == 12345
     assert (await rd(m, "DONE_LO"), await rd(m, "DONE_HI")) == (2, 1)
     assert (await rd(m, "CYCLES_LO"), await rd(m, "CYCLES_HI")) == (3, 2)
-    assert await rd(m, "ERR_ADDR_LO") == 0x3000_0040
+    dut.err_addr.value = 0x0000_0007_3000_0040
+    assert (await rd(m, "ERR_ADDR_LO"), await rd(m, "ERR_ADDR_HI")) == (0x3000_0040, 7)
     assert (await rd(m, "IRQ_STATUS"), await rd(m, "IRQ_ENABLE")) == (0b101, 0b011)
     assert await rd(m, "CTRL") == 0 and int.from_bytes((await m.read(0xFFC, 4)).data, "little") == 0, "unmapped"
     dut.jobs_started.value = 0xC0FFEE01
@@ -117,6 +118,10 @@ async def registers(dut):
     assert int(dut.cfg_src.value) == cfg["SRC"] and int(dut.cfg_dst.value) == cfg["DST"], "user-page writes ignored"
     assert int(dut.cfg_count.value) == cfg["COUNT"] and int(dut.cfg_cap.value) == 4096
     assert int.from_bytes((await m.read(page + R["STATUS"], 4)).data, "little") == 0, "no user register on the kernel page"
+    # 3.2: a failing burst's bus address only on the kernel page; its 3.1 offsets on the user page read 0
+    assert all(R[r] & page for r in ("ERR_ADDR_LO", "ERR_ADDR_HI"))
+    for r in ("ERR_ADDR_LO", "ERR_ADDR_HI"):
+        assert int.from_bytes((await m.read(R[r] - page, 4)).data, "little") == 0, r
     assert int.from_bytes((await m.read(page + 0x80 + (R["SRC_LO"] - page), 4)).data, "little") == 0, "no alias past 0x7C"
 
     # strobes

@@ -337,6 +337,9 @@ int main(int argc, char **argv)
               "DECERR read status %08x", r.status);
         CHECK(r.irq_line && r.irq_sts == FPGAMR_IRQ_STATUS_ERROR_MASK, "error irq");
         CHECK(r.err_addr == 0x40000000, "err addr %llx", (unsigned long long)r.err_addr);
+        CHECK(s.reg_read(FPGAMR_REG_ERR_ADDR_LO - FPGAMR_KERNEL_PAGE) == 0 &&
+                  s.reg_read(FPGAMR_REG_ERR_ADDR_HI - FPGAMR_KERNEL_PAGE) == 0,
+              "the user page shows no bus address (3.2: ERR_ADDR only on the kernel page)");
         CHECK(r.done < j.count, "done %llu", (unsigned long long)r.done);
         Job q;  // a search right after a read error starts clean
         q.op = FPGAMR_OP_SEARCH; q.width = 4; q.count = 64; q.dst = MEM_BASE + 0x300000; q.cap = 8;

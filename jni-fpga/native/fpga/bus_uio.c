@@ -141,6 +141,13 @@ static void u_diagnose(void *c, char *buf, size_t len)
     uio_ctx *x = c;
     fpgamr_port_diagnose(x->devdir, FPGA_BRIDGES, FPGA_MANAGERS, buf, len);
 }
+/* the kernel page is the kernel's: fpgamr.ko logs the address */
+static int u_err_addr(void *c, uint64_t *addr)
+{
+    (void)c;
+    *addr = 0;
+    return 0;
+}
 static uint64_t u_sim_ns(void *c) { (void)c; return 0; }
 static void u_close(void *c)
 {
@@ -186,6 +193,7 @@ static const fpgamr_bus uio_ops = {
     .wait_irq = u_wait,
     .irq_done = u_irq_done,
     .diagnose = u_diagnose,
+    .err_addr = u_err_addr,
     .sim_ns = u_sim_ns,
     .wedged = u_wedged,
     .close = u_close,

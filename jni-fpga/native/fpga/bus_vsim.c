@@ -264,6 +264,14 @@ static void v_diagnose(void *c, char *buf, size_t len)
     snprintf(buf, len, "a simulated device has no FPGA-to-SDRAM port or bridges to read: the design or its memory did not answer");
 }
 
+/* this bus plays the kernel, whose page holds ERR_ADDR */
+static int v_err_addr(void *c, uint64_t *addr)
+{
+    vsim_ctx *x = c;
+    *addr = x->reg_read(x->v, FPGAMR_REG_ERR_ADDR_LO) | (uint64_t)x->reg_read(x->v, FPGAMR_REG_ERR_ADDR_HI) << 32;
+    return 1;
+}
+
 static const fpgamr_bus vsim_ops = {
     .name = "vsim",
     .timeout_ms = 120000,  /* a simulator is slow, and shares 2 cores */
@@ -277,6 +285,7 @@ static const fpgamr_bus vsim_ops = {
     .wait_irq = v_wait,
     .irq_done = v_irq_done,
     .diagnose = v_diagnose,
+    .err_addr = v_err_addr,
     .sim_ns = v_sim_ns,
     .wedged = v_wedged,
     .close = v_close,

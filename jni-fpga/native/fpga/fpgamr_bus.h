@@ -55,6 +55,11 @@ typedef struct fpgamr_bus {
      * kernel refused for its port): one line, no newline, naming what the bus
      * finds on the way to memory (the FPGA-to-SDRAM port, the bridges) */
     void (*diagnose)(void *ctx, char *buf, size_t len);
+    /* the last job's failing burst (ERR_ADDR, on the kernel page since
+     * register map 3.2: a bus address is the kernel's): 1 with *addr where
+     * this bus plays the kernel (vsim); 0 where the kernel keeps it (uio:
+     * fpgamr.ko logs it when it retires the job) */
+    int (*err_addr)(void *ctx, uint64_t *addr);
     /* ns the host spent inside the simulator (0 for real hardware) */
     uint64_t (*sim_ns)(void *ctx);
     /* once the driver freed its buffers (which stops the device's job): 1
@@ -85,6 +90,10 @@ int fpgamr_bus_lock(int fd, const char *opts, const char *bus, const char *what,
  * may be NULL), rc returned. */
 int fpgamr_bus_fail(void (*close)(void *ctx), void *ctx, int rc, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/* Where the last job's DMA failed, for a message: "at bus address 0xA"
+ * where the bus has it (err_addr), else where to find it (the kernel's log). */
+void fpgamr_bus_err_where(const fpgamr_bus *bus, char *buf, size_t len);
 
 /* *bus = *ops (a bus's name, default timeout and functions) on context ctx,
  * with the clock of the spec's mhz= (50 MHz until the device's CLOCK_KHZ is read at open). */

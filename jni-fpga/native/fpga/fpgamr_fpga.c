@@ -51,7 +51,6 @@ typedef struct job_result {
     uint32_t match_count;
     uint64_t done;
     uint64_t cycles;
-    uint64_t err_addr;
 } job_result;
 
 /* ------------------------------------------------------------------ utils */
@@ -115,6 +114,15 @@ int fpgamr_bus_lock(int fd, const char *opts, const char *bus, const char *what,
     else if (rc)
         snprintf(err, errlen, "%s: cannot lock %s: %s", bus, what, strerror(errno));
     return rc;
+}
+
+void fpgamr_bus_err_where(const fpgamr_bus *bus, char *buf, size_t len)
+{
+    uint64_t a;
+    if (bus->err_addr(bus->ctx, &a))
+        snprintf(buf, len, "at bus address 0x%llx", (unsigned long long)a);
+    else
+        snprintf(buf, len, "(its bus address: in the kernel's log, from fpgamr.ko)");
 }
 
 int fpgamr_bus_fail(void (*close)(void *ctx), void *ctx, int rc, char *err, size_t errlen, const char *fmt, ...)
@@ -421,18 +429,17 @@ static int wait_job(fpgamr_dev *d, job_result *r, match_ring *ring)
     r->done = rd64(d, FPGAMR_REG_DONE_LO);
     r->cycles = rd64(d, FPGAMR_REG_CYCLES_LO);
     r->match_count = rd(d, FPGAMR_REG_MATCH_COUNT);
-    r->err_addr = 0;
     wr(d, FPGAMR_REG_IRQ_STATUS,
        FPGAMR_IRQ_STATUS_DONE_MASK | FPGAMR_IRQ_STATUS_ERROR_MASK | FPGAMR_IRQ_STATUS_MATCH_MASK);
     d->bus.irq_done(d->bus.ctx);
     if (r->status & FPGAMR_STATUS_ERROR_MASK) {
-        r->err_addr = rd64(d, FPGAMR_REG_ERR_ADDR_LO);
+        char where[96];
+        fpgamr_bus_err_where(&d->bus, where, sizeof where);
         unsigned code = (r->status & FPGAMR_STATUS_ERR_CODE_MASK) >> FPGAMR_STATUS_ERR_CODE_SHIFT;
         static const char *names[] = {"none", "read response error", "write response error", "bad width",
                                       "bad alignment", "no match ring"};
-        snprintf(d->err, sizeof d->err, "%s: device error %u (%s) at bus address 0x%llx after %llu values",
-                 d->bus.name, code, code < 6 ? names[code] : "?", (unsigned long long)r->err_addr,
-                 (unsigned long long)r->done);
+        snprintf(d->err, sizeof d->err, "%s: device error %u (%s) %s after %llu values", d->bus.name, code,
+                 code < 6 ? names[code] : "?", where, (unsigned long long)r->done);
         return FPGAMR_EIO;
     }
     if (!(r->status & FPGAMR_STATUS_DONE_MASK)) {

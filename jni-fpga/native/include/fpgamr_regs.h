@@ -4,8 +4,8 @@
 
 #define FPGAMR_DESIGN_ID 0x4D443541u
 #define FPGAMR_REGMAP_MAJOR 3u
-#define FPGAMR_REGMAP_MINOR 1u
-#define FPGAMR_REGMAP_VERSION 0x00030001u
+#define FPGAMR_REGMAP_MINOR 2u
+#define FPGAMR_REGMAP_VERSION 0x00030002u
 #define FPGAMR_WINDOW_BYTES 8192u
 /* the clock the design is built for (MHz): the default of the modelled device time */
 #define FPGAMR_CLOCK_MHZ 85u
@@ -15,14 +15,14 @@
 /* user page: status, identity, counters, the filter, the interrupt, MATCH_ACK: the page user space maps (UIO map 0). Nothing on it decides where or how much the device reads or writes. */
 #define FPGAMR_USER_PAGE 0x0000u
 #define FPGAMR_USER_PAGE_BYTES 4096u
-/* kernel page: the job: MODE, START, COUNT, SRC, DST, MATCH_CAP and CTRL, written only by the kernel driver (FPGAMR_IOC_SUBMIT / FPGAMR_IOC_ABORT of /dev/fpgamr-dmaK) after it checked them against the caller's buffers; never mapped to user space. */
+/* kernel page: the job: MODE, START, COUNT, SRC, DST, MATCH_CAP and CTRL, written only by the kernel driver (FPGAMR_IOC_SUBMIT / FPGAMR_IOC_ABORT of /dev/fpgamr-dmaK) after it checked them against the caller's buffers, and ERR_ADDR, a bus address only the kernel driver reads; never mapped to user space. */
 #define FPGAMR_KERNEL_PAGE 0x1000u
 #define FPGAMR_KERNEL_PAGE_BYTES 4096u
 
 /* DESIGN_ID (ro): Design identifier, ASCII 'MD5A'. Fixed contract: never changes. */
 #define FPGAMR_REG_DESIGN_ID 0x000u
 
-/* REGMAP_VERSION (ro): Register map version: major<<16 | minor. Drivers refuse a different major, and a lower minor than their own (a 3.0 design's ABORT can leave a search running for ever: see CTRL.ABORT). */
+/* REGMAP_VERSION (ro): Register map version: major<<16 | minor. Drivers refuse a different major, and a lower minor than their own (a 3.0 design's ABORT can leave a search running for ever: see CTRL.ABORT; a 3.1 design shows user space the bus address of a failing burst: see ERR_ADDR_LO). */
 #define FPGAMR_REG_REGMAP_VERSION 0x004u
 #define FPGAMR_REGMAP_VERSION_MINOR_SHIFT 0u
 #define FPGAMR_REGMAP_VERSION_MINOR_MASK 0x0000FFFFu
@@ -125,6 +125,12 @@
 /* MATCH_CAP (rw): Search: capacity of the match ring in records (at least 1). Record i of a job is written at DST + MATCH_RECORD_BYTES * (i mod MATCH_CAP), never more than MATCH_CAP records ahead of MATCH_ACK. */
 #define FPGAMR_REG_MATCH_CAP 0x1048u
 
+/* ERR_ADDR_LO (ro): Bus address of the first burst that got an error response, bits 31:0. On the kernel page since 3.2 (0x068 of the user page reads 0): a bus address tells user space where kernel memory lies; the kernel driver logs it. */
+#define FPGAMR_REG_ERR_ADDR_LO 0x1068u
+
+/* ERR_ADDR_HI (ro): Bus address of the failing burst, bits 63:32 (kernel page since 3.2; 0x06C reads 0). */
+#define FPGAMR_REG_ERR_ADDR_HI 0x106Cu
+
 /* MATCH_COUNT (ro): Search: records of the running or last job written to the ring with an OKAY response (readable by the host); at DONE, every filter hit of the job. */
 #define FPGAMR_REG_MATCH_COUNT 0x04Cu
 
@@ -149,12 +155,6 @@
 
 /* FILTER_DATA (wo): Writes 32 filter bits at FILTER_ADDR (bit i of word w is filter index 32*w+i) into every pipeline's copy. Write the filter only while idle. */
 #define FPGAMR_REG_FILTER_DATA 0x064u
-
-/* ERR_ADDR_LO (ro): Bus address of the first burst that got an error response, bits 31:0. */
-#define FPGAMR_REG_ERR_ADDR_LO 0x068u
-
-/* ERR_ADDR_HI (ro): Bus address of the failing burst, bits 63:32. */
-#define FPGAMR_REG_ERR_ADDR_HI 0x06Cu
 
 /* CLOCK_KHZ (ro): The clock this design was built for, in kHz (design.clock_mhz); the driver's modelled device time uses it. */
 #define FPGAMR_REG_CLOCK_KHZ 0x070u

@@ -692,10 +692,12 @@ static void check_dma(doctor *d, uint64_t n, int use_irq)
     clear_irq(d);
     if (use_irq) d->bus.irq_done(d->bus.ctx);  /* unmask once IRQ_STATUS is clear */
     if (st & FPGAMR_STATUS_ERROR_MASK) {
+        char where[96];
+        fpgamr_bus_err_where(&d->bus, where, sizeof where);
         say("FAIL", "dma",
-            "the hash job's DMA got a %s at bus address 0x%llx after %llu digests (STATUS 0x%08x): the memory behind the "
-            "device's port refuses it (the FPGA-to-SDRAM port's configuration, hdl/README.md; the module's dma_bits)",
-            err_name(st), (unsigned long long)rd64(d, FPGAMR_REG_ERR_ADDR_LO), (unsigned long long)done, st);
+            "the hash job's DMA got a %s %s after %llu digests (STATUS 0x%08x): the memory behind the device's port "
+            "refuses it (the FPGA-to-SDRAM port's configuration, hdl/README.md; the module's dma_bits)",
+            err_name(st), where, (unsigned long long)done, st);
         goto out;
     }
     if (done != n) {

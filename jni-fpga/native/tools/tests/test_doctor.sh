@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_doctor.sh BUILD_DIR: fpgamr-doctor against the simulated device (BUILD_DIR/libfpgamr-vsim-p4.so),
 # one layer broken at a time through the device's injected faults (fpgamr_vsim.h: regmap=, irq_lost,
-# dma_stall) and a sysfs root without the module; then, with no --device, a DE10-Nano's sysfs
+# dma_stall, dma_error) and a sysfs root without the module; then, with no --device, a DE10-Nano's sysfs
 # layout (a fixture directory: the root compatible of U-Boot's and Linux's socfpga_cyclone5_de10_nano
 # DTS, fpgamr.ko's driver attributes holding the lines kernel/fpgamr-port.h writes, checked there by
 # test/port_state.c) in each broken state, and an x86 machine's; each case checks the doctor's lines
@@ -104,6 +104,14 @@ lines stall 7
 starts stall "ok: interrupt: a 64-value search job ended by its interrupt"
 starts stall "FAIL: dma: a 4096-value hash job did not end in 1000 ms (STATUS 0x00000001, "
 grep -q "digests written): the device's DMA does not get through to memory: a simulated device has no FPGA-to-SDRAM port or bridges to read: the design or its memory did not answer$" "$T/stall.out" || { echo "FAILED stall: what was found"; fails=$((fails + 1)); }
+
+# the memory refuses the hash job's reads (the doctor's second job): DMA fails naming the failing burst's
+# bus address, which the vsim bus reads on the kernel page it plays (register map 3.2; on a board the
+# kernel's log has it)
+run dmaerr 1 --device vsim:pipelines=4,fault=dma_error@2 --values 4096
+lines dmaerr 7
+starts dmaerr "ok: interrupt: a 64-value search job ended by its interrupt"
+grep -q "^FAIL: dma: the hash job's DMA got a read response error at bus address 0x[0-9a-f]*[1-9a-f][0-9a-f]* after [0-9]* digests (STATUS 0x" "$T/dmaerr.out" || { echo "FAILED dmaerr: dma line"; cat "$T/dmaerr.out"; fails=$((fails + 1)); }
 
 # the board without the module: a sysfs root holding the overlay's node only
 mkdir -p "$T/root/sys/firmware/devicetree/base/soc/md5acc@ff200000"

@@ -28,7 +28,7 @@
  * holds these read-only attributes (one value and a newline each):
  *
  *   design_id        "0x4d443541": DESIGN_ID (register 0x000) read at probe
- *   regmap_version   "0x00030001": REGMAP_VERSION (register 0x004)
+ *   regmap_version   "0x00030002": REGMAP_VERSION (register 0x004)
  *   dma_dev          "fpgamr-dmaK": the name of the DMA node in /dev
  *   uio_dev          "uioN": the name of the UIO node in /dev
  *   coherent         "0" or "1": 1 if the sync ioctls need no cache work

@@ -36,7 +36,7 @@ public record RegisterMap(String designId, int major, int minor, int windowBytes
     /**
      * Whether a device reporting {@code regmapVersion} (major &lt;&lt; 16 | minor) speaks this map:
      * the same major, and no lower minor (a lower one lacks what this release relies on: 3.0's
-     * ABORT can leave a search running for ever).
+     * ABORT can leave a search running for ever, 3.1 shows user space a failing burst's bus address).
      */
     public boolean speaks(long regmapVersion) {
         return (regmapVersion >>> 16) == major && (regmapVersion & 0xFFFF) >= minor;
