@@ -426,6 +426,16 @@ void poll_kernel_page()
 	sim->reg_write(FPGAMR_REG_CTRL, cmd);
 	window_from_rtl(start);
 	update_line();
+	/*
+	 * An ABORT with nothing in flight ends the job within its own register
+	 * write (a 3.1 design drops the pending hits): the window already says
+	 * DONE|ABORTED, so the kernel may free the job's memory before this
+	 * loop ticks again. The job ends here, not as a free under a running
+	 * job at the next watch.
+	 */
+	if ((cmd & FPGAMR_CTRL_ABORT_MASK) && job_active && !sim->busy() &&
+	    sim->bus_quiet())
+		end_job();
 }
 
 /* ---- the tracer ---------------------------------------------------------- */
