@@ -82,7 +82,7 @@ class DoctorTest {
             assertEquals(0, r.code(), String.join("\n", r.out()) + r.err());
             assertLayers(r.out());
             assertEquals("n/a: module: a simulated device (vsim) has no kernel module", r.out().get(0));
-            assertEquals("ok: regmap: 3.1, this driver's 3.1 (DESIGN_ID \"MD5A\")", r.out().get(3));
+            assertEquals("ok: regmap: 3.2, this driver's 3.2 (DESIGN_ID \"MD5A\")", r.out().get(3));
             assertTrue(r.out().get(6).matches("ok: dma: 262144 values hashed by the device through its DMA \\(\\d+ device cycles, .* ms here\\), "
                 + "every digest equal to the CPU kernel's \\(\\w+\\)"), r.out().get(6));
             assertEquals("n/a: yarn: no YARN here: no ResourceManager configured (yarn.resourcemanager.hostname in the yarn-site.xml of "
