@@ -137,6 +137,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         Configuration conf = new Configuration(base);
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("dfs").toString());
         conf.set("hadoop.tmp.dir", work.resolve("tmp").toString());
+        // Before the first HDFS client (the launcher's file system is the one MiniDFSCluster makes).
+        ClusterSettings.hdfsClient(conf);
         MiniDFSCluster dfs = null;
         MiniMRYarnCluster yarn = null;
         List<NodeManager> nodeManagers = new ArrayList<>();
