@@ -96,7 +96,7 @@ final class ClusterSettings {
      * 5 times (12.4 s in all), sized for a cluster's network. On one machine the DataNode's report
      * follows the data by milliseconds, but the first ask usually comes first, so nearly every small
      * file closed with a block cost 400 ms (measured, issue 40: the staging's job.xml, the AM's history
-     * file, each map's three side files one after the other, 1.2 s at every map's end). Here the first
+     * file, each map's three side files one after the other: 0.85 to 1.3 s at a map's end). Here the first
      * sleep is 20 ms and there are 10 (20.5 s in all, no less patience than Hadoop's). The same
      * settings pace a block's allocation while the one before it is not yet reported.
      */
