@@ -3,7 +3,10 @@ package io.fpgamr.md5.shuffle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.DataInputBuffer;
@@ -22,6 +25,7 @@ import org.apache.hadoop.mapred.Merger;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.reduce.InMemoryReader;
@@ -44,13 +48,73 @@ import org.slf4j.LoggerFactory;
  * through a synchronized stream and updates a synchronized progress on every record). Outputs that
  * arrive once the held ones fill that memory go to Hadoop's own merge manager, which keeps the
  * rest of the memory, spills and merges as usual; the reduce then reads Hadoop's merge of both.
+ * When every output was held, the reducer may also read them in bulk ({@link #take}): a key run's
+ * records segment by segment, as offsets into the held bytes, with no per-record call of Hadoop's.
  * Set through {@code mapreduce.job.reduce.shuffle.consumer.plugin.class}.
  */
 public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
+    /**
+     * The reduces' held outputs, by reduce attempt, from the shuffle's end to the reducer's start:
+     * ReduceTask hands the reducer only Hadoop's wrapper of the iterator. Keyed by attempt, since
+     * the local runner runs several reduces in one JVM; the reducer takes its entry, and the
+     * shuffle's close drops one no reducer took.
+     */
+    private static final Map<String, KeyRunIterator<?, ?>> HELD = new ConcurrentHashMap<>();
+
+    private String reduceId;
 
     @Override
     protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
+        reduceId = context.getReduceId().toString();
         return new KeyRunMergeManager<>(context, this);
+    }
+
+    @Override
+    public void close() {
+        if (reduceId != null) {
+            HELD.remove(reduceId);
+        }
+        super.close();
+    }
+
+    /**
+     * The key runs of a reduce attempt whose map outputs this shuffle held, every one, in memory;
+     * null when its shuffle is another (a plugin the user chose) or some outputs went to Hadoop's
+     * merge. Once: the entry is removed. The iterator the reduce context read its first record
+     * from, so that record comes first ({@link KeyRuns#readRun}).
+     */
+    public static KeyRuns take(org.apache.hadoop.mapreduce.TaskAttemptID reduce) {
+        return HELD.remove(reduce.toString());
+    }
+
+    /** A reduce's held map outputs, read key run by key run in bulk. */
+    public interface KeyRuns {
+        /** Starts the next key run: false when every record was read. */
+        boolean nextRun() throws IOException;
+
+        /** The current run's key bytes (valid until the next run starts), {@link #keyLength()} of them. */
+        byte[] key();
+
+        int keyLength();
+
+        /**
+         * Hands every record of the current run to {@code reader}, segment by segment, in chunks of
+         * records in a row with the same key and the same length prefixes (each record's prefixes
+         * checked as {@link RawKeyValueIterator#next()} checks them), and reports progress once.
+         *
+         * @return the records read
+         */
+        long readRun(RunReader reader) throws IOException, InterruptedException;
+    }
+
+    /** What a reducer does with a chunk of a key run. */
+    @FunctionalInterface
+    public interface RunReader {
+        /**
+         * {@code count} records in a row, each with a value of {@code valueLength} bytes: the i-th at
+         * {@code data[valueOffset + i * stride]}.
+         */
+        void values(byte[] data, int valueOffset, int valueLength, int stride, int count) throws IOException, InterruptedException;
     }
 
     /** Holds the map outputs that fit in its memory, hands the others to Hadoop's manager. */
@@ -125,7 +189,9 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
             if (!overflowed) {
                 fromHadoop.close();
                 LOG.info("reducing {} map outputs held in memory, key run by key run", outputs.size());
-                return new KeyRunIterator<>(outputs, comparator, context.getMergedMapOutputsCounter());
+                KeyRunIterator<K, V> runs = new KeyRunIterator<>(outputs, comparator, context.getMergedMapOutputsCounter(), context.getReporter());
+                HELD.put(context.getReduceId().toString(), runs);
+                return runs;
             }
             if (outputs.isEmpty()) {
                 return fromHadoop;
@@ -235,14 +301,16 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
      * The records of sorted in-memory IFile segments (length prefixes, key, value; an end marker), key
      * by key: the smallest key at the segments' heads, then that key's run from each segment in turn.
      */
-    static final class KeyRunIterator<K, V> implements RawKeyValueIterator {
+    static final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRuns {
         private static final int PROGRESS_EVERY = 1 << 16;
 
         private final byte[][] data;
         private final boolean[] primary;
         private final RawComparator<K> comparator;
         private final Counters.Counter mergedMapOutputs;
-        /** Per segment, its head record: key offset and length, value offset and length, end of the record (-1: segment done). */
+        private final Reporter reporter;
+        /** Per segment, its head record: its start, key offset and length, value offset and length, end of the record (-1: segment done). */
+        private final int[] head;
         private final int[] keyOff;
         private final int[] keyLen;
         private final int[] valueOff;
@@ -257,14 +325,32 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
         private byte[] runKey = new byte[0];
         private int runKeyLen;
         private int segment;
+        /** The record next() returned last, not yet read: the reduce context reads one on its creation. */
+        private boolean pending;
 
-        KeyRunIterator(List<HeldOutput<K, V>> outputs, RawComparator<K> comparator, Counters.Counter mergedMapOutputs)
+        KeyRunIterator(List<HeldOutput<K, V>> outputs, RawComparator<K> comparator, Counters.Counter mergedMapOutputs, Reporter reporter)
             throws IOException {
-            int n = outputs.size();
+            this(outputs.stream().map(o -> o.memory).toArray(byte[][]::new), primaries(outputs), comparator, mergedMapOutputs, reporter);
+        }
+
+        private static boolean[] primaries(List<? extends MapOutput<?, ?>> outputs) {
+            boolean[] p = new boolean[outputs.size()];
+            for (int s = 0; s < p.length; s++) {
+                p[s] = outputs.get(s).isPrimaryMapOutput();
+            }
+            return p;
+        }
+
+        /** Over IFile segments' bytes; a primary map output's segment counts as merged when it has been read. */
+        KeyRunIterator(byte[][] segments, boolean[] primary, RawComparator<K> comparator, Counters.Counter mergedMapOutputs,
+            Reporter reporter) throws IOException {
+            int n = segments.length;
             this.comparator = comparator;
             this.mergedMapOutputs = mergedMapOutputs;
-            data = new byte[n][];
-            primary = new boolean[n];
+            this.reporter = reporter;
+            head = new int[n];
+            data = segments.clone();
+            this.primary = primary.clone();
             keyOff = new int[n];
             keyLen = new int[n];
             valueOff = new int[n];
@@ -272,8 +358,6 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
             next = new int[n];
             long total = 0;
             for (int s = 0; s < n; s++) {
-                data[s] = outputs.get(s).memory;
-                primary[s] = outputs.get(s).isPrimaryMapOutput();
                 total += data[s].length;
                 parseHead(s, 0);
             }
@@ -302,6 +386,7 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
             if (kl < 0 || vl < 0 || pos + ks + vs + kl + vl > d.length) {
                 throw new IOException("corrupt record at " + pos + " of map output segment " + s);
             }
+            head[s] = pos;
             keyOff[s] = pos + ks + vs;
             keyLen[s] = kl;
             valueOff[s] = keyOff[s] + kl;
@@ -319,8 +404,10 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
                 segment++;
             }
             if (segment == data.length && !startNextRun()) {
+                pending = false;
                 return false;
             }
+            pending = true;
             int s = segment;
             key.reset(data[s], keyOff[s], keyLen[s]);
             value.reset(data[s], valueOff[s], valueLen[s]);
@@ -331,6 +418,61 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
             // the record stays readable through key and value (they hold its array) until the next call
             parseHead(s, next[s]);
             return true;
+        }
+
+        @Override
+        public boolean nextRun() {
+            return pending || startNextRun();
+        }
+
+        @Override
+        public byte[] key() {
+            return runKey;
+        }
+
+        @Override
+        public int keyLength() {
+            return runKeyLen;
+        }
+
+        @Override
+        public long readRun(RunReader reader) throws IOException, InterruptedException {
+            long n = 0;
+            if (pending) {
+                pending = false;
+                reader.values(value.getData(), value.getPosition(), value.getLength() - value.getPosition(), 0, 1);
+                n++;
+            }
+            for (int s = segment; s < data.length; s++) {
+                while (headIsRunKey(s)) {
+                    // The head was checked by parseHead; the records after it whose prefixes and key
+                    // are the same bytes have the same lengths and key, and end inside the segment.
+                    byte[] d = data[s];
+                    int first = head[s];
+                    int stride = next[s] - first;
+                    int same = keyOff[s] + keyLen[s] - first;
+                    int end = next[s];
+                    int count = 1;
+                    while (end + stride <= d.length && Arrays.equals(d, first, first + same, d, end, end + same)) {
+                        end += stride;
+                        count++;
+                    }
+                    reader.values(d, valueOff[s], valueLen[s], stride, count);
+                    n += count;
+                    bytesDone += (long) count * (keyLen[s] + valueLen[s]);
+                    parseHead(s, end);
+                }
+            }
+            segment = data.length;
+            records += n;
+            progress.set(Math.min(1f, (float) bytesDone / totalBytes));
+            // what ReduceTask's wrapper of this iterator does on each record
+            if (reporter instanceof Task.TaskReporter task) {
+                task.setProgress(progress.getProgress());
+            } else if (reporter != null) {
+                reporter.progress();
+            }
+            return n;
         }
 
         /** The smallest key among the segments' heads becomes the run key; false when every segment is done. */
@@ -371,6 +513,7 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
 
         @Override
         public void close() {
+            HELD.values().remove(this);
             for (int s = 0; s < data.length; s++) {
                 data[s] = null;
             }
