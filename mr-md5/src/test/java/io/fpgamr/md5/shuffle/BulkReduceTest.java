@@ -9,7 +9,6 @@ import io.fpgamr.md5.job.BenchReducer;
 import io.fpgamr.md5.job.HashedValue;
 import io.fpgamr.md5.job.Md5Counters;
 import io.fpgamr.md5.shuffle.BenchJobHarness.Shuffled;
-import io.fpgamr.md5.shuffle.KeyRunShuffle.KeyRunIterator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
