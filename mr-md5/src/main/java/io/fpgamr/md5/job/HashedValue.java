@@ -83,11 +83,18 @@ public class HashedValue implements Writable, Configurable {
     public void readFields(DataInput in) throws IOException {
         // The reduce side hands a value its record's bytes: a record of another length is the map
         // side's error, named here rather than read into the next one or cut short by an EOF.
-        if (in instanceof DataInputBuffer b && b.getLength() - b.getPosition() != width + 16) {
-            throw new IOException("a bench value of " + (b.getLength() - b.getPosition()) + " bytes, not " + (width + 16)
-                + " (message " + width + " + digest 16): a map wrote a record of the wrong length");
+        if (in instanceof DataInputBuffer b) {
+            checkLength(b.getLength() - b.getPosition(), width);
         }
         in.readFully(bytes, 0, width + 16);
+    }
+
+    /** Fails on a value record of {@code length} bytes that is not a value of {@code width} message bytes. */
+    public static void checkLength(int length, int width) throws IOException {
+        if (length != width + 16) {
+            throw new IOException("a bench value of " + length + " bytes, not " + (width + 16)
+                + " (message " + width + " + digest 16): a map wrote a record of the wrong length");
+        }
     }
 
     @Override

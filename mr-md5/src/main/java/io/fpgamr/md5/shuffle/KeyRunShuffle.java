@@ -4,17 +4,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.io.WritableComparator;
-import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.compress.CodecPool;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.Decompressor;
-import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.IFile;
 import org.apache.hadoop.mapred.IFileInputStream;
 import org.apache.hadoop.mapred.JobConf;
@@ -31,7 +30,6 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
-import org.apache.hadoop.util.Progress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,13 +42,78 @@ import org.slf4j.LoggerFactory;
  * through a synchronized stream and updates a synchronized progress on every record). Outputs that
  * arrive once the held ones fill that memory go to Hadoop's own merge manager, which keeps the
  * rest of the memory, spills and merges as usual; the reduce then reads Hadoop's merge of both.
+ * When every output was held, the reducer may also read them in bulk ({@link #take}): a key run's
+ * records segment by segment, as offsets into the held bytes, with no per-record call of Hadoop's.
  * Set through {@code mapreduce.job.reduce.shuffle.consumer.plugin.class}.
  */
 public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
+    /**
+     * The reduces' held outputs, by reduce attempt, from the shuffle's end to the reducer's start:
+     * ReduceTask hands the reducer only Hadoop's wrapper of the iterator. Keyed by attempt, since
+     * the local runner runs several reduces in one JVM; the reducer takes its entry, and the
+     * shuffle's close drops one no reducer took.
+     */
+    private static final Map<String, KeyRunIterator<?, ?>> HELD = new ConcurrentHashMap<>();
+
+    private String reduceId;
 
     @Override
     protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
+        reduceId = context.getReduceId().toString();
         return new KeyRunMergeManager<>(context, this);
+    }
+
+    @Override
+    public void close() {
+        if (reduceId != null) {
+            HELD.remove(reduceId);
+        }
+        super.close();
+    }
+
+    /**
+     * The key runs of a reduce attempt whose map outputs this shuffle held, every one, in memory;
+     * null when its shuffle is another (a plugin the user chose) or some outputs went to Hadoop's
+     * merge. Once: the entry is removed. The iterator the reduce context read its first record
+     * from, so that record comes first ({@link KeyRuns#readRun}).
+     */
+    public static KeyRuns take(org.apache.hadoop.mapreduce.TaskAttemptID reduce) {
+        return HELD.remove(reduce.toString());
+    }
+
+    /** Drops a reduce's held outputs that no reducer took. */
+    static void forget(KeyRunIterator<?, ?> runs) {
+        HELD.values().remove(runs);
+    }
+
+    /** A reduce's held map outputs, read key run by key run in bulk. */
+    public interface KeyRuns {
+        /** Starts the next key run: false when every record was read. */
+        boolean nextRun() throws IOException;
+
+        /** The current run's key bytes (valid until the next run starts), {@link #keyLength()} of them. */
+        byte[] key();
+
+        int keyLength();
+
+        /**
+         * Hands every record of the current run to {@code reader}, segment by segment, in chunks of
+         * records in a row with the same key and the same length prefixes (each record's prefixes
+         * checked as {@link RawKeyValueIterator#next()} checks them), and reports progress once.
+         *
+         * @return the records read
+         */
+        long readRun(RunReader reader) throws IOException, InterruptedException;
+    }
+
+    /** What a reducer does with a chunk of a key run. */
+    @FunctionalInterface
+    public interface RunReader {
+        /**
+         * {@code count} records in a row, each with a value of {@code valueLength} bytes: the i-th at
+         * {@code data[valueOffset + i * stride]}.
+         */
+        void values(byte[] data, int valueOffset, int valueLength, int stride, int count) throws IOException, InterruptedException;
     }
 
     /** Holds the map outputs that fit in its memory, hands the others to Hadoop's manager. */
@@ -125,7 +188,9 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
             if (!overflowed) {
                 fromHadoop.close();
                 LOG.info("reducing {} map outputs held in memory, key run by key run", outputs.size());
-                return new KeyRunIterator<>(outputs, comparator, context.getMergedMapOutputsCounter());
+                KeyRunIterator<K, V> runs = new KeyRunIterator<>(outputs, comparator, context.getMergedMapOutputsCounter(), context.getReporter());
+                HELD.put(context.getReduceId().toString(), runs);
+                return runs;
             }
             if (outputs.isEmpty()) {
                 return fromHadoop;
@@ -228,152 +293,6 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
         @Override
         public void close() throws IOException {
             records.close();
-        }
-    }
-
-    /**
-     * The records of sorted in-memory IFile segments (length prefixes, key, value; an end marker), key
-     * by key: the smallest key at the segments' heads, then that key's run from each segment in turn.
-     */
-    static final class KeyRunIterator<K, V> implements RawKeyValueIterator {
-        private static final int PROGRESS_EVERY = 1 << 16;
-
-        private final byte[][] data;
-        private final boolean[] primary;
-        private final RawComparator<K> comparator;
-        private final Counters.Counter mergedMapOutputs;
-        /** Per segment, its head record: key offset and length, value offset and length, end of the record (-1: segment done). */
-        private final int[] keyOff;
-        private final int[] keyLen;
-        private final int[] valueOff;
-        private final int[] valueLen;
-        private final int[] next;
-        private final DataInputBuffer key = new DataInputBuffer();
-        private final DataInputBuffer value = new DataInputBuffer();
-        private final Progress progress = new Progress();
-        private final long totalBytes;
-        private long bytesDone;
-        private long records;
-        private byte[] runKey = new byte[0];
-        private int runKeyLen;
-        private int segment;
-
-        KeyRunIterator(List<HeldOutput<K, V>> outputs, RawComparator<K> comparator, Counters.Counter mergedMapOutputs)
-            throws IOException {
-            int n = outputs.size();
-            this.comparator = comparator;
-            this.mergedMapOutputs = mergedMapOutputs;
-            data = new byte[n][];
-            primary = new boolean[n];
-            keyOff = new int[n];
-            keyLen = new int[n];
-            valueOff = new int[n];
-            valueLen = new int[n];
-            next = new int[n];
-            long total = 0;
-            for (int s = 0; s < n; s++) {
-                data[s] = outputs.get(s).memory;
-                primary[s] = outputs.get(s).isPrimaryMapOutput();
-                total += data[s].length;
-                parseHead(s, 0);
-            }
-            totalBytes = Math.max(1, total);
-            segment = n;
-        }
-
-        /** Reads the record at {@code pos} of segment {@code s} as its head, or marks the segment done at its end marker. */
-        private void parseHead(int s, int pos) throws IOException {
-            byte[] d = data[s];
-            if (pos >= d.length) {
-                throw new IOException("map output segment " + s + " ends without IFile's end marker");
-            }
-            int kl = WritableComparator.readVInt(d, pos);
-            int ks = WritableUtils.decodeVIntSize(d[pos]);
-            int vl = WritableComparator.readVInt(d, pos + ks);
-            int vs = WritableUtils.decodeVIntSize(d[pos + ks]);
-            if (kl == IFile.EOF_MARKER && vl == IFile.EOF_MARKER) {
-                next[s] = -1;
-                data[s] = null;
-                if (primary[s] && mergedMapOutputs != null) {
-                    mergedMapOutputs.increment(1);
-                }
-                return;
-            }
-            if (kl < 0 || vl < 0 || pos + ks + vs + kl + vl > d.length) {
-                throw new IOException("corrupt record at " + pos + " of map output segment " + s);
-            }
-            keyOff[s] = pos + ks + vs;
-            keyLen[s] = kl;
-            valueOff[s] = keyOff[s] + kl;
-            valueLen[s] = vl;
-            next[s] = valueOff[s] + vl;
-        }
-
-        private boolean headIsRunKey(int s) {
-            return next[s] >= 0 && comparator.compare(data[s], keyOff[s], keyLen[s], runKey, 0, runKeyLen) == 0;
-        }
-
-        @Override
-        public boolean next() throws IOException {
-            while (segment < data.length && !headIsRunKey(segment)) {
-                segment++;
-            }
-            if (segment == data.length && !startNextRun()) {
-                return false;
-            }
-            int s = segment;
-            key.reset(data[s], keyOff[s], keyLen[s]);
-            value.reset(data[s], valueOff[s], valueLen[s]);
-            bytesDone += valueOff[s] + valueLen[s] - keyOff[s];
-            if (++records % PROGRESS_EVERY == 0) {
-                progress.set(Math.min(1f, (float) bytesDone / totalBytes));
-            }
-            // the record stays readable through key and value (they hold its array) until the next call
-            parseHead(s, next[s]);
-            return true;
-        }
-
-        /** The smallest key among the segments' heads becomes the run key; false when every segment is done. */
-        private boolean startNextRun() {
-            int min = -1;
-            for (int s = 0; s < data.length; s++) {
-                if (next[s] >= 0 && (min < 0 || comparator.compare(data[s], keyOff[s], keyLen[s], data[min], keyOff[min], keyLen[min]) < 0)) {
-                    min = s;
-                }
-            }
-            if (min < 0) {
-                progress.set(1f);
-                return false;
-            }
-            if (runKey.length < keyLen[min]) {
-                runKey = new byte[keyLen[min]];
-            }
-            System.arraycopy(data[min], keyOff[min], runKey, 0, keyLen[min]);
-            runKeyLen = keyLen[min];
-            segment = min;
-            return true;
-        }
-
-        @Override
-        public DataInputBuffer getKey() {
-            return key;
-        }
-
-        @Override
-        public DataInputBuffer getValue() {
-            return value;
-        }
-
-        @Override
-        public Progress getProgress() {
-            return progress;
-        }
-
-        @Override
-        public void close() {
-            for (int s = 0; s < data.length; s++) {
-                data[s] = null;
-            }
         }
     }
 }

@@ -91,6 +91,12 @@ class BenchJobHarness {
 
     /** The bench map written pair by pair through the context (the collector's per-record path). */
     public static class PairByPairMapper extends Mapper<LongWritable, LongWritable, ByteWritable, HashedValue> {
+        /** The value written under value {@code v}'s key byte: {@code v}. */
+        protected long valueAt(long v) {
+            return v;
+        }
+
+
         @Override
         protected void map(LongWritable start, LongWritable count, Context context) throws IOException, InterruptedException {
             int width = new Domain(context.getConfiguration().getInt(JobKeys.BITS, 28)).width();
@@ -99,8 +105,9 @@ class BenchJobHarness {
             ByteWritable key = new ByteWritable();
             int[] state = new int[4];
             for (long v = start.get(); v < start.get() + count.get(); v++) {
-                JavaMd5.hashValue(v, width, state);
-                HashedValue.encode(v, width, JavaMd5.digestBytes(state), 0, value.bytes(), 0);
+                long written = valueAt(v);
+                JavaMd5.hashValue(written, width, state);
+                HashedValue.encode(written, width, JavaMd5.digestBytes(state), 0, value.bytes(), 0);
                 key.set((byte) v);
                 context.write(key, value);
             }
@@ -109,6 +116,11 @@ class BenchJobHarness {
 
     Shuffled run(String name, int bits, int ppk, long recordsPerSplit, Class<? extends Mapper> mapper, Map<String, String> extra)
         throws Exception {
+        return run(name, bits, ppk, recordsPerSplit, mapper, GroupReducer.class, extra);
+    }
+
+    Shuffled run(String name, int bits, int ppk, long recordsPerSplit, Class<? extends Mapper> mapper, Class<? extends Reducer> reducer,
+        Map<String, String> extra) throws Exception {
         Configuration conf = new Configuration();
         conf.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
         conf.set("fs.defaultFS", "file:///");
@@ -128,7 +140,7 @@ class BenchJobHarness {
         job.setMapperClass(mapper);
         job.setMapOutputKeyClass(ByteWritable.class);
         job.setMapOutputValueClass(HashedValue.class);
-        job.setReducerClass(GroupReducer.class);
+        job.setReducerClass(reducer);
         job.setNumReduceTasks(REDUCERS);
         job.setOutputKeyClass(NullWritable.class);
         job.setOutputValueClass(Text.class);
