@@ -151,11 +151,33 @@ class BenchJobHarness {
         Path out = tmp.resolve(name);
         FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
         assertTrue(job.waitForCompletion(false), name + " failed");
+        awaitLocalRunnerCleanUp(tmp.resolve("hadoop-" + name), job.getJobID().toString());
         Map<Integer, List<String>> lines = new TreeMap<>();
         for (int r = 0; r < REDUCERS; r++) {
             lines.put(r, Files.readAllLines(out.resolve(String.format("part-r-%05d", r))));
         }
         return new Shuffled(lines, job.getCounters());
+    }
+
+    /**
+     * Waits until the local runner's thread has deleted the job's local copy of its job.xml (and its
+     * checksum): waitForCompletion returns once the runner marks the job done, before that clean-up,
+     * which then raced the deletion of the test's temporary directory (a run under load failed there).
+     */
+    private static void awaitLocalRunnerCleanUp(Path hadoopTmp, String jobId) throws IOException, InterruptedException {
+        Path runner = hadoopTmp.resolve("mapred/local/localRunner");
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (Files.exists(runner)) {
+            try (var files = Files.walk(runner)) {
+                if (files.noneMatch(f -> f.getFileName().toString().equals(jobId + ".xml"))) {
+                    return;
+                }
+            } catch (java.io.UncheckedIOException e) {
+                // a folder deleted while walked: look again
+            }
+            assertTrue(System.nanoTime() < deadline, "the local runner kept " + jobId + ".xml for 60 s after the job ended");
+            Thread.sleep(20);
+        }
     }
 
     Shuffled run(String name, int bits, int ppk, long recordsPerSplit) throws Exception {
