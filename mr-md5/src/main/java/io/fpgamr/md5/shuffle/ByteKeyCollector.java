@@ -4,18 +4,15 @@ import io.fpgamr.md5.job.HashedValue;
 import io.fpgamr.md5.job.Md5Counters;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.lang.ref.SoftReference;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -91,14 +88,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     /** As MapTask's: what the shuffle needs to read the output, whatever the task's umask. */
     private static final FsPermission SHUFFLE_OUTPUT_PERM = new FsPermission((short) 0640);
     private static final Map<String, ByteKeyCollector<?, ?>> OPEN = new ConcurrentHashMap<>();
-    /**
-     * Pages a map gave back once its output was written, for the next map of this JVM (the local
-     * runner's maps share one). A map's pages are all live until its output is written, so every
-     * young pause copied those allocated since the last one: at 2^28 with 32 maps, 103 pauses and
-     * 7.8 s of them in a 2-core run, most of it copying pages. A page taken from here is already in
-     * the old generation and not zeroed again. Softly held: memory the JVM needs wins.
-     */
-    private static final Deque<SoftReference<byte[]>> SPARE_PAGES = new ConcurrentLinkedDeque<>();
 
     private JobConf job;
     private MapTask task;
@@ -382,20 +371,10 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         return (pageLimit - fill[b]) / recordBytes;
     }
 
-    private static byte[] sparePage() {
-        for (SoftReference<byte[]> spare; (spare = SPARE_PAGES.poll()) != null; ) {
-            byte[] page = spare.get();
-            if (page != null) {
-                return page;
-            }
-        }
-        return new byte[PAGE_BYTES];
-    }
-
     /** This map's pages to the spares, once its output is written or it is closed. */
     private void givePagesBack() {
         for (byte[] page : pages) {
-            SPARE_PAGES.push(new SoftReference<>(page));
+            SpareArrays.give(page);
         }
         pages.clear();
     }
@@ -403,7 +382,7 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     private void newPage(int b) {
         int id = pagesUsed++;
         if (id == pages.size()) {
-            pages.add(sparePage());
+            pages.add(SpareArrays.take(PAGE_BYTES));
         }
         if (pagesOf[b] == null || pageCount[b] == pagesOf[b].length) {
             pagesOf[b] = Arrays.copyOf(pagesOf[b] == null ? new int[0] : pagesOf[b], Math.max(8, 2 * pageCount[b]));

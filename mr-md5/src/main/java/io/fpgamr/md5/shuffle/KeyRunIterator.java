@@ -27,6 +27,10 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[][] data;
+    /** Where each segment's bytes end in its array. */
+    private final int[] limit;
+    /** Whether the arrays go back to {@link SpareArrays} once read (held map outputs), or are the caller's. */
+    private final boolean spare;
     private final boolean[] primary;
     private final RawComparator<K> comparator;
     private final Counters.Counter mergedMapOutputs;
@@ -52,7 +56,8 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
 
     KeyRunIterator(List<KeyRunShuffle.HeldOutput<K, V>> outputs, RawComparator<K> comparator, Counters.Counter mergedMapOutputs, Reporter reporter)
         throws IOException {
-        this(outputs.stream().map(o -> o.memory).toArray(byte[][]::new), primaries(outputs), comparator, mergedMapOutputs, reporter);
+        this(outputs.stream().map(o -> o.memory).toArray(byte[][]::new), outputs.stream().mapToInt(o -> o.length).toArray(), true,
+            primaries(outputs), comparator, mergedMapOutputs, reporter);
     }
 
     private static boolean[] primaries(List<? extends MapOutput<?, ?>> outputs) {
@@ -66,7 +71,14 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
     /** Over IFile segments' bytes; a primary map output's segment counts as merged when it has been read. */
     KeyRunIterator(byte[][] segments, boolean[] primary, RawComparator<K> comparator, Counters.Counter mergedMapOutputs,
         Reporter reporter) throws IOException {
+        this(segments, Arrays.stream(segments).mapToInt(d -> d.length).toArray(), false, primary, comparator, mergedMapOutputs, reporter);
+    }
+
+    private KeyRunIterator(byte[][] segments, int[] limit, boolean spare, boolean[] primary, RawComparator<K> comparator,
+        Counters.Counter mergedMapOutputs, Reporter reporter) throws IOException {
         int n = segments.length;
+        this.limit = limit.clone();
+        this.spare = spare;
         this.comparator = comparator;
         this.mergedMapOutputs = mergedMapOutputs;
         this.reporter = reporter;
@@ -80,7 +92,7 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
         next = new int[n];
         long total = 0;
         for (int s = 0; s < n; s++) {
-            total += data[s].length;
+            total += limit[s];
             parseHead(s, 0);
         }
         totalBytes = Math.max(1, total);
@@ -90,7 +102,7 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
     /** Reads the record at {@code pos} of segment {@code s} as its head, or marks the segment done at its end marker. */
     private void parseHead(int s, int pos) throws IOException {
         byte[] d = data[s];
-        if (pos >= d.length) {
+        if (pos >= limit[s]) {
             throw new IOException("map output segment " + s + " ends without IFile's end marker");
         }
         int kl = WritableComparator.readVInt(d, pos);
@@ -105,7 +117,7 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
             }
             return;
         }
-        if (kl < 0 || vl < 0 || pos + ks + vs + kl + vl > d.length) {
+        if (kl < 0 || vl < 0 || pos + ks + vs + kl + vl > limit[s]) {
             throw new IOException("corrupt record at " + pos + " of map output segment " + s);
         }
         head[s] = pos;
@@ -166,6 +178,7 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
             n++;
         }
         for (int s = segment; s < data.length; s++) {
+            byte[] segmentData = data[s];
             while (headIsRunKey(s)) {
                 // The head was checked by parseHead; the records after it whose prefixes and key
                 // are the same bytes have the same lengths and key, and end inside the segment.
@@ -180,12 +193,12 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
                     // these three bytes was a sixth of the 2^28 bench's samples
                     long mask = same == Long.BYTES ? -1L : (1L << (8 * same)) - 1;
                     long prefix = (long) LONG_LE.get(d, first) & mask;
-                    while (end + stride <= d.length && ((long) LONG_LE.get(d, end) & mask) == prefix) {
+                    while (end + stride <= limit[s] && ((long) LONG_LE.get(d, end) & mask) == prefix) {
                         end += stride;
                         count++;
                     }
                 } else {
-                    while (end + stride <= d.length && Arrays.equals(d, first, first + same, d, end, end + same)) {
+                    while (end + stride <= limit[s] && Arrays.equals(d, first, first + same, d, end, end + same)) {
                         end += stride;
                         count++;
                     }
@@ -194,6 +207,10 @@ final class KeyRunIterator<K, V> implements RawKeyValueIterator, KeyRunShuffle.K
                 n += count;
                 bytesDone += (long) count * (keyLen[s] + valueLen[s]);
                 parseHead(s, end);
+            }
+            if (spare && segmentData != null && next[s] < 0) {
+                // read to its end marker, and the reader keeps no reference past its call
+                SpareArrays.give(segmentData);
             }
         }
         segment = data.length;
