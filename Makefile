@@ -5,7 +5,7 @@ MVN := mvn -B -ntp -q
 DIGEST ?= 096822475dd517c1089f4b58c7f346ef
 BITS ?= 28
 
-.PHONY: deps deps-test build build-run run test bench bench-job bench-balance bench-collector bench-fixed-cost bench-kernels bench-fpga clean
+.PHONY: deps deps-test build build-run run test bench bench-job bench-balance bench-collector bench-fixed-cost bench-study bench-kernels bench-fpga clean
 
 ## deps: install what building and running need (Debian packages); needs root the first time
 deps:
@@ -62,6 +62,15 @@ bench-collector: build
 ## COMMIT=1: every task writing a part file and committing beside only the tasks that found a preimage)
 bench-fixed-cost: build-run
 	bin/bench-fixed-cost
+
+## bench-study: issue 40's goal 4: quick.yml's study timed (at most 6 minutes, the same rows), the time per
+## part (each embedded cluster's start and stop, each run, the report) from its progress and results.csv;
+## its ARM points need the armhf root and the armhf simulated model in the jar, as make test makes them
+bench-study: deps-test
+	bin/armhf-root >/dev/null
+	$(MAKE) --no-print-directory -C jni-fpga/native/fpga vsim-libs PLATFORM=linux-armhf VSIM_PIPES=4
+	$(MAKE) --no-print-directory build
+	bin/bench-study
 
 bench: bench-job
 

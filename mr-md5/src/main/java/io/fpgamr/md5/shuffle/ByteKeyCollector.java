@@ -4,6 +4,9 @@ import io.fpgamr.md5.job.HashedValue;
 import io.fpgamr.md5.job.Md5Counters;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -77,6 +80,9 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     static final int KEYS = 256;
     private static final int PAGE_BYTES = 32 << 10;
     private static final int WRITE_BUFFER = 1 << 20;
+    /** Values of a batch written key by key at a time: their digests, 256 KiB, stay in a core's cache. */
+    private static final int TILE = 1 << 14;
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     /** The IFile checksum at the end of each segment (IFileOutputStream's CRC32). */
     private static final int CHECKSUM_BYTES = 4;
     /** As MapTask's: what the shuffle needs to read the output, whatever the task's umask. */
@@ -106,6 +112,8 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
 
     /** An IFile record's two length prefixes, then the key byte, then the value. */
     private byte[] header;
+    /** The header's bytes at the top of a big-endian long. */
+    private long prefix;
     private int valueBytes;
     private int recordBytes;
     private int pageLimit;
@@ -162,6 +170,9 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         WritableUtils.writeVInt(h, 1);
         WritableUtils.writeVInt(h, valueBytes);
         header = Arrays.copyOf(h.getData(), h.getLength());
+        for (int i = 0; i < header.length && i < Long.BYTES; i++) {
+            prefix |= (header[i] & 0xffL) << (8 * (Long.BYTES - 1 - i));
+        }
         recordBytes = recordBytes(valueBytes);
         pageLimit = PAGE_BYTES / recordBytes * recordBytes;
         planPartitions();
@@ -296,40 +307,82 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         if (width + 16 != valueBytes) {
             throw new IOException("values of " + (width + 16) + " bytes, this collector takes " + valueBytes);
         }
-        int h = header.length;
-        // key by key: each bucket is written in one sequential run, values 256 apart
-        for (int k = 0; k < Math.min(KEYS, count); k++) {
-            int b = (int) ((start + k) & 0xff);
-            for (int i = k; i < count; i += KEYS) {
-                int off = reserve(b);
-                byte[] page = current[b];
-                System.arraycopy(header, 0, page, off, h);
-                page[off + h] = (byte) b;
-                HashedValue.encode(start + i, width, digests, i, page, off + h + 1);
+        // Tile by tile, and in a tile key by key: each bucket takes a sequential run of records
+        // (values 256 apart) while the tile's digests stay in the core's cache. Key by key over the
+        // whole batch instead read its 4 MiB of digests 256 times at a 4 KiB stride (a cache line
+        // and a TLB entry per record): 58 ns a record at 2^28, most of the bench map's time.
+        for (int t = 0; t < count; t += TILE) {
+            int end = Math.min(count, t + TILE);
+            for (int k = 0; k < Math.min(KEYS, end - t); k++) {
+                int b = (int) ((start + t + k) & 0xff);
+                for (int i = t + k; i < end; ) {
+                    int n = Math.min(room(b), (end - i + KEYS - 1) / KEYS);
+                    byte[] page = current[b];
+                    int off = fill[b];
+                    for (int r = 0; r < n; r++, i += KEYS, off += recordBytes) {
+                        writeHashed(page, off, b, start + i, width, digests, i);
+                    }
+                    fill[b] = off;
+                    recordsHeld += n;
+                }
             }
         }
         outputRecords.increment(count);
         reporter.progress();
     }
 
+    /** One record at {@code page[off]}: the header, key byte {@code b}, then value {@code v}'s message ‖ digest. */
+    private void writeHashed(byte[] page, int off, int b, long v, int width, byte[] digests, int index) {
+        int h = header.length;
+        if (h + 1 + width > Long.BYTES) {
+            System.arraycopy(header, 0, page, off, h);
+            page[off + h] = (byte) b;
+            HashedValue.encode(v, width, digests, index, page, off + h + 1);
+            return;
+        }
+        // header, key and message in one store; its bytes past them are the digest's, stored after it
+        long message = v & ((1L << (8 * width)) - 1);
+        LONG_BE.set(page, off, prefix | (long) b << (8 * (Long.BYTES - h - 1)) | message << (8 * (Long.BYTES - h - 1 - width)));
+        int digestAt = off + h + 1 + width;
+        LONG_BE.set(page, digestAt, (long) LONG_BE.get(digests, 16 * index));
+        LONG_BE.set(page, digestAt + 8, (long) LONG_BE.get(digests, 16 * index + 8));
+    }
+
     /** Room for one record in key byte {@code b}'s bucket: its offset in {@code current[b]}. */
     private int reserve(int b) throws IOException {
-        if (current[b] == null || fill[b] == pageLimit) {
-            if (pagesUsed == maxPages) {
-                spill();
-            }
-            newPage(b);
-        }
+        room(b);
         int off = fill[b];
         fill[b] = off + recordBytes;
         recordsHeld++;
         return off;
     }
 
+    /**
+     * Records that fit in what is left of key byte {@code b}'s current page, at least one: a full or
+     * missing page is replaced by a new one, after a spill when every page is in use.
+     */
+    private int room(int b) throws IOException {
+        if (current[b] == null || fill[b] == pageLimit) {
+            if (pagesUsed == maxPages) {
+                spill();
+            }
+            newPage(b);
+        }
+        return (pageLimit - fill[b]) / recordBytes;
+    }
+
+    /** This map's pages to the spares, once its output is written or it is closed. */
+    private void givePagesBack() {
+        for (byte[] page : pages) {
+            SpareArrays.give(page);
+        }
+        pages.clear();
+    }
+
     private void newPage(int b) {
         int id = pagesUsed++;
         if (id == pages.size()) {
-            pages.add(new byte[PAGE_BYTES]);
+            pages.add(SpareArrays.take(PAGE_BYTES));
         }
         if (pagesOf[b] == null || pageCount[b] == pagesOf[b].length) {
             pagesOf[b] = Arrays.copyOf(pagesOf[b] == null ? new int[0] : pagesOf[b], Math.max(8, 2 * pageCount[b]));
@@ -416,7 +469,7 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
             output = mergeSpills();
         }
         release();
-        pages.clear();
+        givePagesBack();
         materializedBytes.increment(rfs.getFileStatus(output).getLen());
         if (!SHUFFLE_OUTPUT_PERM.equals(SHUFFLE_OUTPUT_PERM.applyUMask(FsPermission.getUMask(job)))) {
             rfs.setPermission(output, SHUFFLE_OUTPUT_PERM);
@@ -470,6 +523,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     @Override
     public void close() {
         OPEN.remove(attempt);
-        pages.clear();
+        givePagesBack();
     }
 }

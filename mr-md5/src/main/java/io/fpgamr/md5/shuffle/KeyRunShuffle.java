@@ -155,8 +155,8 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
         @Override
         public MapOutput<K, V> reserve(TaskAttemptID mapId, long size, int fetcher) throws IOException {
             synchronized (this) {
-                if (!overflowed && reserved + size <= holdLimit && size <= Integer.MAX_VALUE) {
-                    reserved += size;
+                if (!overflowed && size <= Integer.MAX_VALUE && reserved + SpareArrays.capacity((int) size) <= holdLimit) {
+                    reserved += SpareArrays.capacity((int) size);
                     return new HeldOutput<>(this, mapId, (int) size);
                 }
                 if (!overflowed) {
@@ -173,6 +173,7 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
 
         synchronized void abort(HeldOutput<K, V> out) {
             reserved -= out.memory.length;
+            SpareArrays.give(out.memory);
         }
 
         @Override
@@ -198,7 +199,7 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
             // Hadoop's merge of the held outputs and of what Hadoop's manager made of the others
             List<Merger.Segment<K, V>> segments = new ArrayList<>();
             for (HeldOutput<K, V> o : outputs) {
-                segments.add(new Merger.Segment<>(new InMemoryReader<>(null, o.getMapId(), o.memory, 0, o.memory.length, conf), true,
+                segments.add(new Merger.Segment<>(new InMemoryReader<>(null, o.getMapId(), o.memory, 0, o.length, conf), true,
                     o.isPrimaryMapOutput() ? context.getMergedMapOutputsCounter() : null));
             }
             segments.add(new Merger.Segment<>(new IteratorReader<K, V>(fromHadoop), true));
@@ -212,12 +213,15 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
     /** A map output held in memory: its IFile records, checksum verified and decompressed as Hadoop's in-memory outputs are. */
     static final class HeldOutput<K, V> extends MapOutput<K, V> {
         private final KeyRunMergeManager<K, V> manager;
+        /** The output's bytes, the first {@link #length} of it (a spare array may be longer). */
         final byte[] memory;
+        final int length;
 
         HeldOutput(KeyRunMergeManager<K, V> manager, TaskAttemptID mapId, int size) {
             super(mapId, size, true);
             this.manager = manager;
-            memory = new byte[size];
+            memory = SpareArrays.take(size);
+            length = size;
         }
 
         @Override
@@ -231,8 +235,8 @@ public class KeyRunShuffle<K, V> extends Shuffle<K, V> {
                     decompressor.reset();
                     in = codec.createInputStream(in, decompressor);
                 }
-                IOUtils.readFully(in, memory, 0, memory.length);
-                metrics.inputBytes(memory.length);
+                IOUtils.readFully(in, memory, 0, length);
+                metrics.inputBytes(length);
                 reporter.progress();
                 if (in.read() >= 0) {
                     throw new IOException("unexpected extra bytes in the map output of " + getMapId());
