@@ -58,7 +58,8 @@ bench-collector: build
 ## bench-fixed-cost: where make run's job's fixed cost goes: its timeline phase by phase (submission, AM,
 ## containers, JVMs, task set-up, engine open, hashing, commit), without the class-data archive and as built
 ## side by side, with issue 40's goals beside the figures (SHAPES=1: a map per core and per FPGA beside the fuller maps;
-## CLOSE=1: Hadoop's 400 ms wait for a closed HDFS file beside the embedded cluster's 20 ms)
+## CLOSE=1: Hadoop's 400 ms wait for a closed HDFS file beside the embedded cluster's 20 ms;
+## COMMIT=1: every task writing a part file and committing beside only the tasks that found a preimage)
 bench-fixed-cost: build-run
 	bin/bench-fixed-cost
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fpgamr.energy.TaskSpan;
 import io.fpgamr.md5.cluster.EmbeddedCluster;
-import io.fpgamr.md5.job.TaskSpans;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
@@ -165,7 +163,7 @@ class ArmNodesTest {
         JsonNode s = Fpgamr.summary(json);
         assertEquals(1L << 18, s.get("values_hashed").asLong());
         String x86Host = x86Host();
-        List<TaskSpan> spans = TaskSpans.read(FileSystem.get(cluster.conf()), new org.apache.hadoop.fs.Path(out));
+        List<TaskSpan> spans = cluster.spans(s.get("job_id").asText(), out);
         List<TaskSpan> reduces = spans.stream().filter(t -> !t.isMap()).toList();
         assertEquals(2, reduces.size(), reduces.toString());
         // the map asked for the framework's slot: it ran there too (else the pin above did not hold)

@@ -59,8 +59,8 @@ class FaultsTest extends OnStandingCluster {
     }
 
     /** The map spans of a finished job: each map task exactly once, on the nodes it really finished on. */
-    private List<TaskSpan> mapSpans(Run run, int maps) throws IOException {
-        List<TaskSpan> spans = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+    private List<TaskSpan> mapSpans(Run run, int maps) throws IOException, InterruptedException {
+        List<TaskSpan> spans = cluster.spans(run).stream().filter(TaskSpan::isMap).toList();
         assertEquals(maps, spans.size(), spans.toString());
         assertEquals(maps, spans.stream().map(TaskSpan::task).distinct().count(), spans.toString());
         return spans;
@@ -187,7 +187,7 @@ class FaultsTest extends OnStandingCluster {
             if (faulty.isEmpty()) {
                 // say where the maps ran and what each device logged, so that a run that used no device explains itself
                 StringBuilder where = new StringBuilder();
-                for (TaskSpan s : cluster.spans(run.output())) {
+                for (TaskSpan s : cluster.spans(run)) {
                     where.append("\n  ").append(s);
                 }
                 for (int d = 0; d < DEVICES; d++) {

@@ -135,7 +135,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
         List<TaskSpan> spans = new ArrayList<>();
         for (Run run : List.of(jobs.p1(), jobs.p4())) {
             cluster.assertFoundEverything(run, TWO_JOBS_BITS);
-            List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+            List<TaskSpan> maps = cluster.spans(run).stream().filter(TaskSpan::isMap).toList();
             assertEquals(TWO_JOBS_MAPS, maps.size());
             for (TaskSpan s : maps) {
                 assertEquals(fpgaNode, s.node(), "map " + s.task() + " ran on " + s.node());
@@ -294,7 +294,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
         // Retried elsewhere: every failed attempt was the faulty device's, and each task succeeded once, on an FPGA.
         Job j = cluster.finishedJob(run.jobId());
         assertEquals(faults, j.getCounters().findCounter(JobCounter.NUM_FAILED_MAPS).getValue());
-        List<TaskSpan> spans = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+        List<TaskSpan> spans = cluster.spans(run).stream().filter(TaskSpan::isMap).toList();
         assertEquals(maps, spans.size());
         assertEquals(maps, spans.stream().map(TaskSpan::task).distinct().count());
         for (TaskSpan s : spans) {
@@ -417,7 +417,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
         long all = 1L << bits;
         Run run = pacedSearch("follows-speed", bits);
         cluster.assertFoundEverything(run, bits);
-        List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+        List<TaskSpan> maps = cluster.spans(run).stream().filter(TaskSpan::isMap).toList();
         assertEquals(all, maps.stream().mapToLong(TaskSpan::values).sum(), "the maps' values, as their engines counted them");
         Map<String, Double> speeds = pacedSpeeds();
         Map<String, Long> mapsOf = new LinkedHashMap<>();
@@ -494,7 +494,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
         // reached it (seen on a loaded machine); either way its task's work is counted once (below)
         assertTrue(attempts.get("killed").asLong() <= 1, "at most the attempt that lost the race killed: " + attempts);
         assertEquals(0, attempts.get("failed").asLong(), attempts.toString());
-        List<TaskSpan> maps = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+        List<TaskSpan> maps = cluster.spans(run).stream().filter(TaskSpan::isMap).toList();
         assertEquals(2, maps.size(), maps.toString());
         assertEquals(1L << bits, maps.stream().mapToLong(TaskSpan::values).sum(), maps.toString());
     }
@@ -579,7 +579,7 @@ class FpgaSchedulingTest extends OnStandingCluster {
         JsonNode attempts = run.summary().get("map_attempts");
         assertEquals(1, attempts.get("killed").asLong(), attempts.toString());
         assertEquals(0, attempts.get("failed").asLong(), attempts.toString());
-        List<TaskSpan> spans = cluster.spans(run.output()).stream().filter(TaskSpan::isMap).toList();
+        List<TaskSpan> spans = cluster.spans(run).stream().filter(TaskSpan::isMap).toList();
         assertEquals(maps, spans.size(), "one committed attempt per task: " + spans);
         assertEquals(1L << bits, spans.stream().mapToLong(TaskSpan::values).sum(), spans.toString());
         // the killed attempt ran on the FPGA node (the one whose engines are fast)

@@ -289,9 +289,14 @@ final class StandingCluster implements AutoCloseable {
         }
     }
 
-    /** The spans of the tasks a job committed into its output directory: the job's timeline. */
-    List<TaskSpan> spans(String outputDir) throws IOException {
-        return TaskSpans.read(FileSystem.get(conf), new org.apache.hadoop.fs.Path(outputDir));
+    /** The spans of a run's tasks, each task's succeeded attempt's: the job's timeline. */
+    List<TaskSpan> spans(Run run) throws IOException, InterruptedException {
+        return spans(run.jobId(), run.output());
+    }
+
+    /** The spans of job {@code jobId}'s tasks under its output folder, each task's succeeded attempt's (its completion events name it). */
+    List<TaskSpan> spans(String jobId, String outputDir) throws IOException, InterruptedException {
+        return TaskSpans.read(FileSystem.get(conf), new org.apache.hadoop.fs.Path(outputDir), TaskSpans.succeeded(finishedJob(jobId)));
     }
 
     /** The lines a job wrote into its output's part files, sorted. */

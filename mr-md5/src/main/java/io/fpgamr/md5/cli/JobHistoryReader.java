@@ -13,7 +13,7 @@ import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
 /**
  * A finished YARN job's own history (the MR ApplicationMaster's job history events, the file the
  * JobHistoryServer serves): where Hadoop itself says the ApplicationMaster started, each task
- * attempt's container was launched and each attempt finished (committed). The AM moves the file
+ * attempt's container was launched and each attempt finished (after its commit, if it made one). The AM moves the file
  * into the intermediate done folder as the job ends, and the history server moves it on into its
  * done folder; both are searched, for a while, since the client may see the job done before the
  * AM has closed its history.

@@ -20,7 +20,7 @@ import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
  * tasks had it, and per node where the tasks ran on more than one. Each figure comes from who knows
  * it: the launcher (submitted, done), Hadoop's job history (the ResourceManager's submission, the
  * ApplicationMaster's start, its job launch, each successful attempt's container launch and finish
- * (after its commit), the job's finish; YARN only), the tasks' spans (a task's start: its JVM's in a
+ * (after its commit, where it had one to make), the job's finish; YARN only), the tasks' spans (a task's start: its JVM's in a
  * container, its set-up's in the local runner; a map's set-up done; a reduce's input shuffled; a
  * task's end, before its commit) and the maps' own marks (engine open, hashing). All are wall-clock
  * times of one machine's clock (the embedded cluster) or of the cluster's nodes.
@@ -46,7 +46,7 @@ public record JobTimeline(String history, List<Phase> phases) {
     }
 
     /**
-     * The timeline of a job: {@code t} (submission, completion, the committed tasks' spans), the maps'
+     * The timeline of a job: {@code t} (submission, completion, the succeeded attempts' spans), the maps'
      * marks by task, and its job history ({@code history} null when there is none, {@code why} then says why).
      */
     static JobTimeline of(Timeline t, Map<String, MapMarks> marks, JobHistoryParser.JobInfo history, String why) {

@@ -41,6 +41,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.util.Tool;
 
 /**
@@ -177,6 +178,7 @@ public class Launcher extends Configured implements Tool {
         long doneMs;
         WorkCounts counts;
         Counters counters;
+        List<TaskAttemptID> succeeded;
         try (ProgressReporter progress = new ProgressReporter(job, config, monitor.config().node(), submitMs,
             ProgressReporter.spool(monitor.config().spool()), err)) {
             job.submit();
@@ -190,6 +192,9 @@ public class Launcher extends Configured implements Tool {
             // to it (3 x 1 s) before it turns to the history server (CI: ExperimentPlanTest's runs).
             counters = ok ? job.getCounters() : null;
             counts = ok ? WorkCounts.of(counters, job.getConfiguration()) : null;
+            // Only each task's succeeded attempt's spans count; YARN's completion events name it (the
+            // local runner keeps none and makes one attempt per task).
+            succeeded = ok ? (cluster.yarn() ? TaskSpans.succeeded(job) : TaskSpans.onlyAttempts(fs, outDir)) : null;
             String problems = ok ? counts.problems(config.mode(), config.domain()) : null;
             progress.finish(ok && problems == null);
             if (!ok) {
@@ -201,8 +206,8 @@ public class Launcher extends Configured implements Tool {
                 throw new JobFailedException("job " + jobId + " did not check out: " + problems);
             }
         }
-        Timeline timeline = new Timeline(submitMs, doneMs, TaskSpans.read(fs, outDir));
-        JobTimeline phases = JobTimeline.of(timeline, TaskSpans.readMarks(fs, outDir),
+        Timeline timeline = new Timeline(submitMs, doneMs, TaskSpans.read(fs, outDir, succeeded));
+        JobTimeline phases = JobTimeline.of(timeline, TaskSpans.readMarks(fs, outDir, succeeded),
             cluster.yarn() ? JobHistoryReader.read(conf, jobId) : null,
             cluster.yarn() ? "not found: the ApplicationMaster left no job history" : "none: the local runner keeps no job history");
         List<String> found = readPreimages(fs, outDir);
@@ -212,7 +217,7 @@ public class Launcher extends Configured implements Tool {
         }
         JobEnergy energy = monitor.finish(new JobRecord(jobId, counts.valuesHashed(), timeline), energyDir);
         Balance balance = Balance.of(params.streamed() && config.mode() != Mode.BASELINE ? "stream" : "static", nodes, speedMode, timeline);
-        Map<String, MapsOnNode> mapsOnNodes = MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir), nodes);
+        Map<String, MapsOnNode> mapsOnNodes = MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir, succeeded), nodes);
         boolean fpgaEmulated = mapsOnNodes.values().stream().anyMatch(m -> m.fpga() > 0 && m.emulated());
         JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
             timeline, mapsOnNodes, energy.toMap(), FpgaFigures.of(counters, timeline.simulated(), fpgaEmulated), balance, phases);
@@ -308,7 +313,7 @@ public class Launcher extends Configured implements Tool {
         }
     }
 
-    /** The preimages in the job's part files, sorted, each once. */
+    /** The preimages in the job's part files, sorted, each once (a task that found none wrote none: {@link Md5Job}). */
     private static List<String> readPreimages(FileSystem fs, Path outDir) throws IOException {
         TreeSet<String> lines = new TreeSet<>();
         for (FileStatus st : fs.listStatus(outDir, p -> p.getName().startsWith("part-"))) {

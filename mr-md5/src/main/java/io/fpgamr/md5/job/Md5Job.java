@@ -14,6 +14,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.ClassUtil;
 
@@ -55,7 +56,7 @@ public final class Md5Job {
     private Md5Job() {
     }
 
-    /** A job over {@code p}, writing its preimages (and the tasks' spans) to {@code output}. */
+    /** A job over {@code p}, writing its preimages (and, outside the committed output, the tasks' spans) to {@code output}. */
     public static Job create(Configuration conf, Parameters p, Path output) throws IOException {
         conf.setInt(JobKeys.BITS, p.domain().bits());
         conf.setInt(JobKeys.PPK, p.ppk());
@@ -75,7 +76,7 @@ public final class Md5Job {
         Job job = Job.getInstance(conf, "fpgamr " + p.mode().label() + " bits=" + p.domain().bits());
         shipJar(job);
         job.setInputFormatClass(Md5RangeInputFormat.class);
-        job.setOutputFormatClass(TextOutputFormat.class);
+        outputFormat(job);
         job.setOutputKeyClass(NullWritable.class);
         job.setOutputValueClass(Text.class);
         if (p.mode() == Mode.BENCH) {
@@ -93,6 +94,21 @@ public final class Md5Job {
         }
         FileOutputFormat.setOutputPath(job, output);
         return job;
+    }
+
+    /**
+     * The preimages as text, through {@link LazyOutputFormat}: a task that finds none creates no part
+     * file, so {@code FileOutputCommitter.needsTaskCommit} is false and the task ends without the commit
+     * (its commit-pending report, the ApplicationMaster's go, which Hadoop's {@code Task.commit} waits
+     * a fixed second for when it asks first, and the rename: issue 40's fifth cut). The tasks' spans are
+     * not output ({@link TaskSpans}). A user's {@code -D mapreduce.job.outputformat.class} wins: with
+     * {@code TextOutputFormat} every task writes a part file and commits (the old path, which
+     * bin/bench-fixed-cost COMMIT=1 runs beside this one).
+     */
+    private static void outputFormat(Job job) {
+        if (!Defaults.given(job.getConfiguration(), MRJobConfig.OUTPUT_FORMAT_CLASS_ATTR)) {
+            LazyOutputFormat.setOutputFormatClass(job, TextOutputFormat.class);
+        }
     }
 
     /**
