@@ -9,7 +9,6 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,13 +17,11 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.DefaultCodec;
-import org.apache.hadoop.io.serializer.Deserializer;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.Counters;
@@ -43,7 +40,6 @@ import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.util.Progress;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.slf4j.Logger;
@@ -119,7 +115,7 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
     private int pageLimit;
 
     /** Partition of each key byte, and each partition's key bytes in the job's sort order. */
-    private final int[] partitionOf = new int[KEYS];
+    private int[] partitionOf;
     private int[][] keysOf;
 
     /** Buckets: the pages of each key byte's records, the last one filled to {@code fill}. */
@@ -175,7 +171,9 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         }
         recordBytes = recordBytes(valueBytes);
         pageLimit = PAGE_BYTES / recordBytes * recordBytes;
-        planPartitions();
+        KeyPartitions plan = new KeyPartitions(job, task.getTaskID().getJobID(), partitions, keyClass);
+        partitionOf = plan.partitionOf;
+        keysOf = plan.keysOf;
         maxPages = (int) Math.max(1, bufferBytes() / PAGE_BYTES);
 
         outputRecords = reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS);
@@ -188,53 +186,6 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
         reporter.getCounter(Md5Counters.COLLECTOR_MAPS).increment(1);
         LOG.info("one-byte-key collector: {} partitions, {}-byte records, up to {} MiB of buckets", partitions, recordBytes,
             (long) maxPages * PAGE_BYTES >> 20);
-    }
-
-    /**
-     * Each key byte's partition, from the job's partitioner applied to the key alone, and the key
-     * bytes of each partition in the order of the job's sort comparator.
-     */
-    @SuppressWarnings("unchecked")
-    private void planPartitions() throws IOException, ClassNotFoundException {
-        Deserializer<K> keys = new SerializationFactory(job).getDeserializer(keyClass);
-        DataInputBuffer in = new DataInputBuffer();
-        keys.open(in);
-        org.apache.hadoop.mapreduce.Partitioner<K, V> newApi = null;
-        org.apache.hadoop.mapred.Partitioner<K, V> oldApi = null;
-        if (partitions > 1) {
-            if (job.getUseNewMapper()) {
-                newApi = (org.apache.hadoop.mapreduce.Partitioner<K, V>) ReflectionUtils.newInstance(
-                    new JobContextImpl(job, task.getTaskID().getJobID()).getPartitionerClass(), job);
-            } else {
-                oldApi = (org.apache.hadoop.mapred.Partitioner<K, V>) ReflectionUtils.newInstance(job.getPartitionerClass(), job);
-            }
-        }
-        for (int b = 0; b < KEYS; b++) {
-            in.reset(new byte[] {(byte) b}, 1);
-            K key = keys.deserialize(null);
-            serialized.reset();
-            keySerializer.serialize(key);
-            if (serialized.getLength() != 1 || serialized.getData()[0] != (byte) b) {
-                throw new IOException("key class " + keyClass.getName() + " does not serialize to one byte");
-            }
-            try {
-                partitionOf[b] = newApi != null ? newApi.getPartition(key, null, partitions)
-                    : oldApi != null ? oldApi.getPartition(key, null, partitions) : 0;
-            } catch (RuntimeException e) {
-                throw new IOException("the partitioner needs the value: " + e, e);
-            }
-        }
-        Integer[] order = new Integer[KEYS];
-        for (int b = 0; b < KEYS; b++) {
-            order[b] = b;
-        }
-        Arrays.sort(order, Comparator.comparing((Integer b) -> new byte[] {(byte) (int) b},
-            (x, y) -> comparator.compare(x, 0, 1, y, 0, 1)));
-        keysOf = new int[Math.max(1, partitions)][];
-        for (int p = 0; p < keysOf.length; p++) {
-            final int part = p;
-            keysOf[p] = Arrays.stream(order).mapToInt(Integer::intValue).filter(b -> partitionOf[b] == part).toArray();
-        }
     }
 
     /** The configured buffer, bounded by this map's share of the JVM's budget (the local runner's maps share one JVM). */
