@@ -259,11 +259,14 @@ public class ByteKeyCollector<K, V> implements MapOutputCollector<K, V> {
             throw new IOException("values of " + (width + 16) + " bytes, this collector takes " + valueBytes);
         }
         // Tile by tile, and in a tile key by key: each bucket takes a sequential run of records
-        // (values 256 apart) while the tile's digests stay in the core's cache. Key by key over the
-        // whole batch instead read its 4 MiB of digests 256 times at a 4 KiB stride (a cache line
-        // and a TLB entry per record): 58 ns a record at 2^28, most of the bench map's time.
-        for (int t = 0; t < count; t += TILE) {
-            int end = Math.min(count, t + TILE);
+        // (values 256 apart) while the tile's digests stay in the core's cache; key by key over the
+        // whole batch instead reads its 4 MiB of digests 256 times at a 4 KiB stride. But a tile
+        // leaves a partly filled page in every key's bucket: with fewer than two pages a key, the
+        // pages would run out on partly filled ones and spill a few records at a time, so a small
+        // buffer takes the batch whole, each key's run filling its pages.
+        int tile = maxPages >= 2 * KEYS ? TILE : count;
+        for (int t = 0; t < count; t += tile) {
+            int end = Math.min(count, t + tile);
             for (int k = 0; k < Math.min(KEYS, end - t); k++) {
                 int b = (int) ((start + t + k) & 0xff);
                 for (int i = t + k; i < end; ) {
