@@ -115,20 +115,39 @@ final class DesignCache {
     }
 
     /**
-     * Copies an open package into the cache (no lock: the source may be a container's), moves the
-     * copy into place under its SHA-256 and checks it there ({@link DesignPackage#open}); a copy that
-     * fails its check goes at once.
+     * Copies an open package into the cache (no lock: the source may be a container's) and puts the
+     * copy in place under its SHA-256 ({@link #place}).
      */
     private DesignPackage copyIn(RegularFiles.Open from, Path named) throws IOException {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, ".incoming-", SUFFIX);
-        Path copy;
         try {
-            copy = dir.resolve(DesignPackage.copy(from, named, tmp) + SUFFIX);
-            Files.move(tmp, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return place(tmp, DesignPackage.copy(from, named, tmp), named);
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    /**
+     * Moves a copy ({@code tmp}, of SHA-256 {@code sha}) into place and checks it there ({@link
+     * DesignPackage#open}); a copy that fails its check goes at once. Under the lock, and only when
+     * no sound copy of that SHA-256 is there yet: two containers that bring the same design at once
+     * (a job's maps starting together) both copy it, and the second one's copy, moved over the
+     * first, made the first's check see another file and remove the copy the second had just
+     * checked (its device was then lent no design).
+     */
+    private synchronized DesignPackage place(Path tmp, String sha, Path named) throws IOException {
+        DesignPackage have;
+        try {
+            have = get(sha);
+        } catch (DesignPackage.InvalidDesignException e) {
+            have = null; // a damaged copy: replaced by this one
+        }
+        if (have != null) {
+            return have;
+        }
+        Path copy = dir.resolve(sha + SUFFIX);
+        Files.move(tmp, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         DesignPackage d;
         try {
             d = DesignPackage.open(copy);
@@ -137,9 +156,7 @@ final class DesignCache {
             // name the container's file, not the node's copy
             throw new DesignPackage.InvalidDesignException(e.getMessage().replace(copy.toString(), named.toString()));
         }
-        synchronized (this) {
-            bySha.put(d.sha256(), d);
-        }
+        bySha.put(d.sha256(), d);
         return d;
     }
 

@@ -170,4 +170,40 @@ class DesignCacheTest {
         assertTrue(copies().stream().noneMatch(n -> n.startsWith(".incoming-")), "nothing half-copied: " + copies());
         assertEquals(3, copies().size(), "the three other packages only: " + copies());
     }
+
+    /**
+     * A job's maps start together: its containers bring the same design at once, each in a file
+     * of its own, and each gets the node's copy, there when its device loads it ({@link
+     * DesignCache#keep}). Before, a second copy moved over the first made the first's check see
+     * another file, and the first removed the copy the second had just checked.
+     */
+    @Test
+    void containersBringingTheSameDesignAtOnceAllGetTheCopy() throws Exception {
+        DesignPackage brought = design("same", 1000);
+        DesignCache cache = new DesignCache(tmp.resolve("designs"), tmp.resolve("staging"), 1L << 30, HOUR);
+        Path copy = tmp.resolve("designs/" + brought.sha256() + ".zip");
+        int containers = 4;
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(containers);
+        try {
+            for (int round = 0; round < 100; round++) {
+                Files.deleteIfExists(copy); // each round copies the design in afresh
+                java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(containers);
+                List<java.util.concurrent.Future<DesignPackage>> opened = new java.util.ArrayList<>();
+                for (int c = 0; c < containers; c++) {
+                    Path own = Files.copy(brought.file(), tmp.resolve("container-" + round + "-" + c + ".zip"));
+                    opened.add(threads.submit(() -> {
+                        together.await();
+                        return cache.keep(cache.open(own));
+                    }));
+                }
+                for (var f : opened) {
+                    // a bound on a hang, not a timed assertion
+                    assertEquals(copy, f.get(60, TimeUnit.SECONDS).file(), "round " + round);
+                }
+                assertEquals(List.of(copy.getFileName().toString()), copies(), "round " + round);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
 }
