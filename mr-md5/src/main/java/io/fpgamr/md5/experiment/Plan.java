@@ -110,7 +110,10 @@ public record Plan(String name, int bits, String target, int repetitions, Intege
         try {
             value = YAML.readValue(file.toFile(), type);
         } catch (MismatchedInputException e) {
-            throw new UsageException(file + ": " + fieldPath(e) + e.getOriginalMessage().lines().findFirst().orElse(""));
+            // a number left out (null for an int): say so, not how to configure the YAML reader
+            String why = e.getOriginalMessage().startsWith("Cannot map `null` into type") ? "missing: the " + what + " must set it"
+                : e.getOriginalMessage().lines().findFirst().orElse("");
+            throw new UsageException(file + ": " + fieldPath(e) + why);
         } catch (JsonProcessingException e) {
             throw new UsageException(file + ": " + e.getOriginalMessage().lines().findFirst().orElse(""));
         } catch (IOException e) {

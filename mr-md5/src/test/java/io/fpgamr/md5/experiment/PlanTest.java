@@ -113,6 +113,8 @@ class PlanTest {
         Files.writeString(f, good.replace("repetitions: 2", "repetitions: two"));
         String m = assertThrows(UsageException.class, () -> Plan.read(f)).getMessage();
         assertTrue(m.startsWith(f + ": repetitions: ") && !m.contains("\n"), m);
+        Files.writeString(f, good.replace("fpga_devices: 2\n", ""));
+        assertEquals(f + ": fpga_devices: missing: the plan must set it", assertThrows(UsageException.class, () -> Plan.read(f)).getMessage());
         Files.writeString(f, good.replace("timeout_s: 300", "timeout_s: 300\ncolour: blue"));
         m = assertThrows(UsageException.class, () -> Plan.read(f)).getMessage();
         assertTrue(m.startsWith(f + ": ") && m.contains("colour") && !m.contains("\n"), m);
