@@ -174,6 +174,8 @@ public record Plan(String name, int bits, String target, int repetitions, Intege
             require(!s.jobs().contains("baseline") || List.of("x86", "arm").containsAll(s.nodeTypes()),
                 w + ": the baseline job runs on x86 and arm only (it has no FPGA engine)");
         }
+        require(published != null && !published.isBlank(),
+            f + "published must name the thesis's published values the report compares with (e.g. thesis-published.yml, relative to the plan)");
         require(armFpga == null || armFpga.clockMhz() > 0 && armFpga.boardWatts() > 0 && armFpga.clockSource() != null
             && armFpga.boardWattsSource() != null, f + "arm_fpga needs clock_mhz, clock_source, board_watts and board_watts_source");
     }

@@ -113,6 +113,9 @@ class PlanTest {
         Files.writeString(f, good.replace("repetitions: 2", "repetitions: two"));
         String m = assertThrows(UsageException.class, () -> Plan.read(f)).getMessage();
         assertTrue(m.startsWith(f + ": repetitions: ") && !m.contains("\n"), m);
+        Files.writeString(f, good.replace("published: x.yml\n", ""));
+        assertEquals(f + ": published must name the thesis's published values the report compares with (e.g. thesis-published.yml, "
+            + "relative to the plan)", assertThrows(UsageException.class, () -> Plan.read(f)).getMessage());
         Files.writeString(f, good.replace("fpga_devices: 2\n", ""));
         assertEquals(f + ": fpga_devices: missing: the plan must set it", assertThrows(UsageException.class, () -> Plan.read(f)).getMessage());
         Files.writeString(f, good.replace("timeout_s: 300", "timeout_s: 300\ncolour: blue"));
