@@ -1,6 +1,7 @@
 package io.fpgamr.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +95,38 @@ class JobEndToEndTest {
             "map_setup_done", "engine_opened", "hashing_started", "hashing_ended", "map_ended", "map_committed", "reduce_container_launched",
             "reduce_started", "shuffle_done", "reduce_ended", "reduce_committed", "job_finished", "done"), "read", maps(s), 4);
         assertTrue(r.err().contains("  timeline (measured wall clock, seconds since submission; job history read"), r.err());
+    }
+
+    /**
+     * A job's ApplicationMaster is ended once the launcher has read the job, not after Hadoop's 5 s
+     * wait (the embedded cluster's FinishedAm): on a one-node cluster, whose queue's share for AMs
+     * holds one AM, the next run's AM need not wait for it. The NodeManager's own log says what became
+     * of each AM container: killed while it ran, and the first run's application FINISHED and succeeded
+     * on that (the second run's cluster stops right after it). Left to its wait, the first run's AM
+     * container would have exited by itself while the second run ran.
+     */
+    @Test
+    void aFinishedJobsApplicationMasterIsEndedOnceTheLauncherHasReadTheJob() throws Exception {
+        long a = planted();
+        Fpgamr.Result r = Fpgamr.run(tmp, "search", Fpgamr.md5Hex(a, BITS), "--bits", "" + BITS, "--nodes", "1", "--fpga-devices", "0",
+            "--repeat", "2", "--output", tmp.resolve("am").toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of(Fpgamr.potLine(a, BITS)), r.outLines());
+        List<String> apps = new ArrayList<>();
+        Matcher m = Pattern.compile("submitted job_(\\d+_\\d+)").matcher(r.err());
+        while (m.find()) {
+            apps.add(m.group(1));
+        }
+        assertEquals(2, apps.size(), r.err());
+        String log = Files.readString(tmp.resolve("fpgamr.log"));
+        for (String app : apps) {
+            String am = "Container container_" + app + "_01_000001 transitioned from RUNNING to ";
+            assertTrue(log.contains(am + "KILLING"), am + "KILLING");
+            assertFalse(log.contains(am + "EXITED_WITH_SUCCESS"), am + "EXITED_WITH_SUCCESS");
+        }
+        String first = "application_" + apps.get(0);
+        assertTrue(log.contains(first + " State change from FINISHING to FINISHED on event = ATTEMPT_FINISHED"), first);
+        assertTrue(log.contains("OPERATION=Application Finished - Succeeded\tTARGET=RMAppManager\tRESULT=SUCCESS\tAPPID=" + first), first);
     }
 
     /** The maps of a summary's job, over its nodes. */

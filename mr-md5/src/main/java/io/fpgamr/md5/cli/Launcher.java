@@ -210,6 +210,8 @@ public class Launcher extends Configured implements Tool {
         JobTimeline phases = JobTimeline.of(timeline, TaskSpans.readMarks(fs, outDir, succeeded),
             cluster.yarn() ? JobHistoryReader.read(conf, jobId) : null,
             cluster.yarn() ? "not found: the ApplicationMaster left no job history" : "none: the local runner keeps no job history");
+        // the AM has nothing more to give this launcher: the next job's AM need not wait for its memory
+        cluster.jobRead(jobId);
         List<String> found = readPreimages(fs, outDir);
         if (copyTo != null) {
             Files.createDirectories(copyTo.getParent());

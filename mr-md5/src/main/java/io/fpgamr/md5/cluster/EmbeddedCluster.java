@@ -69,6 +69,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     static final long STOP_TIMEOUT_S = 30;
 
     private final MiniMRYarnCluster yarn;
+    private final List<NodeManager> nodeManagers;
     private final ClusterShutdown shutdown;
     private final NodeManager fpgaNode;
     private final Path fpgaState;
@@ -85,6 +86,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         Path fpgaState, int mapSlots, int armMapSlots) {
         this.armMapSlots = armMapSlots;
         this.yarn = yarn;
+        this.nodeManagers = List.copyOf(nodeManagers);
         this.shutdown = new ClusterShutdown(workDir, dfs, yarn, nodeManagers);
         this.stopOnExit = () -> shutdown.stop(false);
         this.fpgaNode = fpgaNode;
@@ -257,6 +259,14 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Where the FPGA node keeps its devices (vsimN/: the loaded model, design.properties, device.log). */
     public Path fpgaState() {
         return fpgaState;
+    }
+
+    /**
+     * Ends job {@code jobId}'s ApplicationMaster once it has unregistered, rather than after its 5 s
+     * wait ({@link FinishedAm}): the launcher calls it when it has read all it reads of the job.
+     */
+    public void releaseFinishedAm(String jobId) throws InterruptedException {
+        FinishedAm.release(yarn.getResourceManager().getRMContext(), nodeManagers, jobId);
     }
 
     /** The map slots of the ARM nodes (0: none). */

@@ -51,6 +51,17 @@ public record RunCluster(Configuration conf, int mapSlots, org.apache.hadoop.fs.
         FileUtil.fullyDelete(energyDir().toFile());
     }
 
+    /**
+     * Called once the launcher has read all it reads of job {@code jobId}: the embedded cluster ends
+     * the job's ApplicationMaster then ({@link EmbeddedCluster#releaseFinishedAm}), so that the next
+     * job's AM need not wait for its memory; other clusters are left as they are.
+     */
+    public void jobRead(String jobId) throws InterruptedException {
+        if (daemons instanceof EmbeddedCluster embedded) {
+            embedded.releaseFinishedAm(jobId);
+        }
+    }
+
     @Override
     public void close() throws Exception {
         daemons.close();
