@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
 import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
+import org.apache.hadoop.security.AccessControlException;
 
 /**
  * A finished YARN job's own history (the MR ApplicationMaster's job history events, the file the
@@ -16,7 +17,9 @@ import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
  * attempt's container was launched and each attempt finished (after its commit, if it made one). The AM moves the file
  * into the intermediate done folder as the job ends, and the history server moves it on into its
  * done folder; both are searched, for a while, since the client may see the job done before the
- * AM has closed its history.
+ * AM has closed its history. On a real cluster the history server's done folder is often its own
+ * ({@code mapred}, mode 750: Hadoop's cluster set-up guide): a folder the job's user may not read is
+ * searched as if it held nothing, and the user's own intermediate folder is where its job is found.
  */
 final class JobHistoryReader {
     /** How long a done job's history may take to appear: the AM closes it as it shuts down. */
@@ -28,9 +31,14 @@ final class JobHistoryReader {
 
     /** The job's history, parsed, or null when it did not appear in time (a cluster that keeps none). */
     static JobHistoryParser.JobInfo read(Configuration conf, String jobId) throws IOException, InterruptedException {
+        return read(conf, jobId, WAIT_MS);
+    }
+
+    /** The job's history, parsed, or null when it did not appear within {@code waitMs}. */
+    static JobHistoryParser.JobInfo read(Configuration conf, String jobId, long waitMs) throws IOException, InterruptedException {
         Path[] dirs = {new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf)),
             new Path(JobHistoryUtils.getConfiguredHistoryServerDoneDirPrefix(conf))};
-        long deadline = System.currentTimeMillis() + WAIT_MS;
+        long deadline = System.currentTimeMillis() + waitMs;
         while (true) {
             for (Path dir : dirs) {
                 FileSystem fs = dir.getFileSystem(conf);
@@ -43,6 +51,8 @@ final class JobHistoryReader {
                         }
                     } catch (FileNotFoundException e) {
                         // the history server moved it between the listing and the read: look again
+                    } catch (AccessControlException e) {
+                        // moved into a done folder this user may not read: only the intermediate one is this user's
                     }
                 }
             }
@@ -65,6 +75,8 @@ final class JobHistoryReader {
             }
         } catch (FileNotFoundException e) {
             // the folder is not there (yet), or a file in it moved while listing
+        } catch (AccessControlException e) {
+            // the history server's own done folder, closed to the job's user
         }
         return null;
     }
