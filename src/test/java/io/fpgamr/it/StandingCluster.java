@@ -296,7 +296,7 @@ final class StandingCluster implements AutoCloseable {
 
     /** The spans of job {@code jobId}'s tasks under its output folder, each task's succeeded attempt's (its completion events name it). */
     List<TaskSpan> spans(String jobId, String outputDir) throws IOException, InterruptedException {
-        return TaskSpans.read(FileSystem.get(conf), new org.apache.hadoop.fs.Path(outputDir), TaskSpans.succeeded(finishedJob(jobId)));
+        return TaskSpans.spans(TaskSpans.read(FileSystem.get(conf), new org.apache.hadoop.fs.Path(outputDir), TaskSpans.succeeded(finishedJob(jobId))));
     }
 
     /** The lines a job wrote into its output's part files, sorted. */

@@ -15,6 +15,7 @@ import io.fpgamr.md5.balance.ClusterSpeeds;
 import io.fpgamr.md5.cluster.FpgaRequest;
 import io.fpgamr.md5.cluster.MapShape;
 import io.fpgamr.md5.cluster.RunCluster;
+import io.fpgamr.md5.job.AttemptFile;
 import io.fpgamr.md5.job.Defaults;
 import io.fpgamr.md5.job.FpgaFigures;
 import io.fpgamr.md5.job.Md5Counters;
@@ -206,8 +207,9 @@ public class Launcher extends Configured implements Tool {
                 throw new JobFailedException("job " + jobId + " did not check out: " + problems);
             }
         }
-        Timeline timeline = new Timeline(submitMs, doneMs, TaskSpans.read(fs, outDir, succeeded));
-        JobTimeline phases = JobTimeline.of(timeline, TaskSpans.readMarks(fs, outDir, succeeded),
+        List<AttemptFile> attempts = TaskSpans.read(fs, outDir, succeeded);
+        Timeline timeline = new Timeline(submitMs, doneMs, TaskSpans.spans(attempts));
+        JobTimeline phases = JobTimeline.of(timeline, TaskSpans.marks(attempts),
             cluster.yarn() ? JobHistoryReader.read(conf, jobId) : null,
             cluster.yarn() ? "not found: the ApplicationMaster left no job history" : "none: the local runner keeps no job history");
         // the AM has nothing more to give this launcher: the next job's AM need not wait for its memory
@@ -219,7 +221,7 @@ public class Launcher extends Configured implements Tool {
         }
         JobEnergy energy = monitor.finish(new JobRecord(jobId, counts.valuesHashed(), timeline), energyDir);
         Balance balance = Balance.of(params.streamed() && config.mode() != Mode.BASELINE ? "stream" : "static", nodes, speedMode, timeline);
-        Map<String, MapsOnNode> mapsOnNodes = MapsOnNode.of(timeline, TaskSpans.readPlatforms(fs, outDir, succeeded), nodes);
+        Map<String, MapsOnNode> mapsOnNodes = MapsOnNode.of(timeline, TaskSpans.platforms(attempts), nodes);
         boolean fpgaEmulated = mapsOnNodes.values().stream().anyMatch(m -> m.fpga() > 0 && m.emulated());
         JobSummary summary = JobSummary.of(config, copyTo != null ? copyTo.toString() : outDir.toString(), jobId, design, counts, counters,
             timeline, mapsOnNodes, energy.toMap(), FpgaFigures.of(counters, timeline.simulated(), fpgaEmulated), balance, phases);

@@ -31,26 +31,26 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
- * The job's timeline as its tasks record it: each task attempt writes its {@link TaskSpan} (in
- * {@link TaskSpan#CSV}'s form), and a map also its platform ({@link MapPlatform}) and its own marks
- * ({@link MapMarks}), into a folder of its own under the job's output folder,
- * {@code <output>/_attempts/<attempt id>/} ({@code span}, {@code platform}, {@code marks}), created
- * directly, not through the output committer: a task with nothing else to write then has nothing to
- * commit and ends without the commit's round trip to the ApplicationMaster (issue 40's fifth cut,
- * mr-md5/README.md). Every attempt leaves its folder, a killed or failed one too, so the readers take
- * the attempts they are given: each task's succeeded attempt, from the job's task completion events
- * on YARN ({@link #succeeded}) or, on the local runner, which retries nothing, each task's one
- * attempt ({@link #onlyAttempts}). The leading {@code _} keeps the folder out of what
+ * The job's timeline as its tasks record it: each task attempt writes one file of its own under the
+ * job's output folder, {@code <output>/_attempts/<attempt id>}: its {@link TaskSpan} (the header and
+ * row of {@link TaskSpan#CSV}'s form), and a map also its platform ({@link MapPlatform}) and its own
+ * marks ({@link MapMarks}), a line each after the span, named ({@code platform ...}, {@code marks
+ * ...}). One file, not three: each is a create and a close on the job's file system at the task's
+ * end (issue 40's eighth cut, mr-md5/README.md). It is created directly, not through the output committer: a task
+ * with nothing else to write then has nothing to commit and ends without the commit's round trip to
+ * the ApplicationMaster (issue 40's fifth cut). Every attempt leaves its file, a killed or failed one
+ * too, so the readers take the attempts they are given: each task's succeeded attempt, from the job's
+ * task completion events on YARN ({@link #succeeded}) or, on the local runner, which retries nothing,
+ * each task's one attempt ({@link #onlyAttempts}). The leading {@code _} keeps the folder out of what
  * {@code FileInputFormat}-style readers of the output take. The local runner, the embedded cluster
  * and a real cluster so give the launcher the same timeline, with only the attempts that succeeded.
  */
 public final class TaskSpans {
-    /** The folder under the job's output that holds a folder per task attempt. */
+    /** The folder under the job's output that holds a file per task attempt. */
     public static final String ATTEMPTS_DIR = "_attempts";
-    static final String SPAN = "span";
-    /** A map's platform ({@link MapPlatform}), beside its span. */
+    /** The name of a map's platform's line ({@link MapPlatform}), after its span. */
     static final String PLATFORM = "platform";
-    /** A map's own marks ({@link MapMarks}), beside its span. */
+    /** The name of a map's own marks' line ({@link MapMarks}), after its span. */
     static final String MARKS = "marks";
     /** Task completion events asked for at a time. */
     private static final int EVENTS_PAGE = 1000;
@@ -65,24 +65,14 @@ public final class TaskSpans {
      */
     static void writeMap(TaskInputOutputContext<?, ?, ?, ?> context, String hardware, boolean simulated, long setupMs, long values,
         MapPlatform platform, MapMarks marks) throws IOException {
-        write(context, new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), hardware, simulated, taskStart(setupMs), setupMs,
-            System.currentTimeMillis(), values));
-        writeLine(context, PLATFORM, platform.line());
-        writeLine(context, MARKS, marks.line());
-    }
-
-    /** A one-line side file {@code name} in the task attempt's own folder. */
-    private static void writeLine(TaskInputOutputContext<?, ?, ?, ?> context, String name, String line) throws IOException {
-        Path file = attemptFile(context, name);
-        try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
-            out.write(line + "\n");
-        }
+        write(context, new AttemptFile(new TaskSpan(taskId(context), TaskSpan.MAP, nodeName(), hardware, simulated, taskStart(setupMs), setupMs,
+            System.currentTimeMillis(), values), platform, marks));
     }
 
     /** Records a reduce whose input was shuffled and merged at {@code readyMs} and that ends now. */
     static void writeReduce(TaskInputOutputContext<?, ?, ?, ?> context, long readyMs) throws IOException {
-        write(context, new TaskSpan(taskId(context), TaskSpan.REDUCE, nodeName(), "cpu", false, taskStart(readyMs), readyMs,
-            System.currentTimeMillis()));
+        write(context, new AttemptFile(new TaskSpan(taskId(context), TaskSpan.REDUCE, nodeName(), "cpu", false, taskStart(readyMs), readyMs,
+            System.currentTimeMillis()), null, null));
     }
 
     private static String taskId(TaskInputOutputContext<?, ?, ?, ?> context) {
@@ -113,20 +103,15 @@ public final class TaskSpans {
         return System.getenv("CONTAINER_ID") != null ? ManagementFactory.getRuntimeMXBean().getStartTime() : fallback;
     }
 
-    /** Writes the span into the task attempt's own folder. */
-    private static void write(TaskInputOutputContext<?, ?, ?, ?> context, TaskSpan span) throws IOException {
-        Path file = attemptFile(context, SPAN);
+    /** Writes the task attempt's own file. */
+    private static void write(TaskInputOutputContext<?, ?, ?, ?> context, AttemptFile left) throws IOException {
+        Path file = attemptFile(FileOutputFormat.getOutputPath(context), context.getTaskAttemptID());
         try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
-            TaskSpan.CSV.write(out, List.of(span));
+            out.write(left.text());
         }
     }
 
-    /** A side file in the task attempt's own folder under the job's output. */
-    private static Path attemptFile(TaskInputOutputContext<?, ?, ?, ?> context, String name) {
-        return new Path(attemptDir(FileOutputFormat.getOutputPath(context), context.getTaskAttemptID()), name);
-    }
-
-    private static Path attemptDir(Path outputDir, TaskAttemptID attempt) {
+    private static Path attemptFile(Path outputDir, TaskAttemptID attempt) {
         return new Path(new Path(outputDir, ATTEMPTS_DIR), attempt.toString());
     }
 
@@ -153,7 +138,7 @@ public final class TaskSpans {
     }
 
     /**
-     * The attempts that left a folder under a local runner job's output: the local runner keeps no
+     * The attempts that left a file under a local runner job's output: the local runner keeps no
      * completion events and retries nothing, so each task has one attempt, and two of one task are an
      * error (an output folder written by something else).
      */
@@ -163,14 +148,14 @@ public final class TaskSpans {
         if (!fs.exists(dir)) {
             return List.of();
         }
-        FileStatus[] folders = fs.listStatus(dir);
-        Arrays.sort(folders);
-        for (FileStatus st : folders) {
+        FileStatus[] files = fs.listStatus(dir);
+        Arrays.sort(files);
+        for (FileStatus st : files) {
             TaskAttemptID attempt;
             try {
                 attempt = TaskAttemptID.forName(st.getPath().getName());
             } catch (IllegalArgumentException e) {
-                throw new IOException(st.getPath() + ": not a task attempt's folder");
+                throw new IOException(st.getPath() + ": not a task attempt's file");
             }
             TaskAttemptID other = byTask.put(attempt.getTaskID(), attempt);
             if (other != null) {
@@ -181,57 +166,55 @@ public final class TaskSpans {
         return List.copyOf(byTask.values());
     }
 
-    /** The platforms of {@code attempts}' maps under a job's output folder, by task. */
-    public static Map<String, MapPlatform> readPlatforms(FileSystem fs, Path outputDir, Collection<TaskAttemptID> attempts) throws IOException {
-        return readLines(fs, outputDir, attempts, PLATFORM, MapPlatform::parse);
-    }
-
-    /** The own marks of {@code attempts}' maps under a job's output folder, by task. */
-    public static Map<String, MapMarks> readMarks(FileSystem fs, Path outputDir, Collection<TaskAttemptID> attempts) throws IOException {
-        return readLines(fs, outputDir, attempts, MARKS, MapMarks::parse);
-    }
-
-    /** The one-line side file {@code name} of each of {@code attempts}' maps, parsed, by task. */
-    private static <T> Map<String, T> readLines(FileSystem fs, Path outputDir, Collection<TaskAttemptID> attempts, String name,
-        Function<String, T> parse) throws IOException {
-        Map<String, T> byTask = new TreeMap<>();
+    /** What {@code attempts} (each task's succeeded one) left under a job's output folder, in their order. */
+    public static List<AttemptFile> read(FileSystem fs, Path outputDir, Collection<TaskAttemptID> attempts) throws IOException {
+        List<AttemptFile> files = new ArrayList<>();
         for (TaskAttemptID attempt : attempts) {
-            if (attempt.getTaskType() != TaskType.MAP) {
-                continue;
-            }
-            Path file = new Path(attemptDir(outputDir, attempt), name);
+            Path file = attemptFile(outputDir, attempt);
+            List<String> lines;
             try (BufferedReader in = new BufferedReader(new InputStreamReader(open(fs, file, attempt), StandardCharsets.UTF_8))) {
-                String line = in.readLine();
-                byTask.put(attempt.getTaskID().toString(), parse.apply(line == null ? "" : line));
+                lines = in.lines().toList();
+            }
+            try {
+                files.add(AttemptFile.parse(lines, attempt.getTaskType() == TaskType.MAP));
             } catch (IllegalArgumentException e) {
                 throw new IOException(file + ": " + e.getMessage(), e);
+            }
+        }
+        return files;
+    }
+
+    /** The spans of {@code files}. */
+    public static List<TaskSpan> spans(List<AttemptFile> files) {
+        return files.stream().map(AttemptFile::span).toList();
+    }
+
+    /** The platforms of {@code files}' maps, by task. */
+    public static Map<String, MapPlatform> platforms(List<AttemptFile> files) {
+        return byMap(files, AttemptFile::platform);
+    }
+
+    /** The own marks of {@code files}' maps, by task. */
+    public static Map<String, MapMarks> marks(List<AttemptFile> files) {
+        return byMap(files, AttemptFile::marks);
+    }
+
+    private static <T> Map<String, T> byMap(List<AttemptFile> files, Function<AttemptFile, T> field) {
+        Map<String, T> byTask = new TreeMap<>();
+        for (AttemptFile f : files) {
+            if (f.span().kind().equals(TaskSpan.MAP)) {
+                byTask.put(f.span().task(), field.apply(f));
             }
         }
         return byTask;
     }
 
-    /** The spans of {@code attempts} (each task's succeeded one) under a job's output folder. */
-    public static List<TaskSpan> read(FileSystem fs, Path outputDir, Collection<TaskAttemptID> attempts) throws IOException {
-        List<TaskSpan> spans = new ArrayList<>();
-        for (TaskAttemptID attempt : attempts) {
-            Path file = new Path(attemptDir(outputDir, attempt), SPAN);
-            try (Reader in = new InputStreamReader(open(fs, file, attempt), StandardCharsets.UTF_8)) {
-                List<TaskSpan> one = TaskSpan.CSV.read(in, file.toString());
-                if (one.size() != 1) {
-                    throw new IOException(file + ": " + one.size() + " task spans, not one");
-                }
-                spans.addAll(one);
-            }
-        }
-        return spans;
-    }
-
-    /** Opens a succeeded attempt's side file, which every attempt that succeeded wrote. */
+    /** Opens a succeeded attempt's file, which every attempt that succeeded wrote. */
     private static FSDataInputStream open(FileSystem fs, Path file, TaskAttemptID attempt) throws IOException {
         try {
             return fs.open(file);
         } catch (FileNotFoundException e) {
-            throw new IOException("attempt " + attempt + " succeeded but left no " + file.getName() + " (" + file + ")", e);
+            throw new IOException("attempt " + attempt + " succeeded but left no file (" + file + ")", e);
         }
     }
 }

@@ -26,18 +26,14 @@ class TaskSpansTest {
         return TaskAttemptID.forName(String.format("attempt_1700000000000_0001_%s_%06d_%d", kind, task, attempt));
     }
 
-    /** What a task attempt leaves: its span, and a map's platform and marks. */
+    /** What a task attempt leaves: its span, and a map's platform and marks, in one file. */
     private void leave(TaskAttemptID a, long values) throws IOException {
-        Path dir = Files.createDirectories(out.resolve(TaskSpans.ATTEMPTS_DIR).resolve(a.toString()));
+        Path dir = Files.createDirectories(out.resolve(TaskSpans.ATTEMPTS_DIR));
         boolean map = a.getTaskType() == org.apache.hadoop.mapreduce.TaskType.MAP;
         StringWriter span = new StringWriter();
         TaskSpan.CSV.write(span, List.of(new TaskSpan(a.getTaskID().toString(), map ? TaskSpan.MAP : TaskSpan.REDUCE, "node:1", "cpu", false,
             1000, 1100, 2000, values)));
-        Files.writeString(dir.resolve(TaskSpans.SPAN), span.toString());
-        if (map) {
-            Files.writeString(dir.resolve(TaskSpans.PLATFORM), "amd64,linux-x86_64,false\n");
-            Files.writeString(dir.resolve(TaskSpans.MARKS), "1100,1200," + (1300 + values) + "\n");
-        }
+        Files.writeString(dir.resolve(a.toString()), span + (map ? "platform amd64,linux-x86_64,false\nmarks 1100,1200," + (1300 + values) + "\n" : ""));
     }
 
     private static FileSystem local() throws IOException {
@@ -59,13 +55,14 @@ class TaskSpansTest {
         leave(other, 3);
         leave(reduce, 0);
         List<TaskAttemptID> succeeded = List.of(retried, other, reduce);
-        List<TaskSpan> spans = TaskSpans.read(local(), outPath(), succeeded);
+        List<AttemptFile> files = TaskSpans.read(local(), outPath(), succeeded);
+        List<TaskSpan> spans = TaskSpans.spans(files);
         assertEquals(3, spans.size(), spans.toString());
         assertEquals(8, spans.stream().mapToLong(TaskSpan::values).sum(), "the killed attempt's 7 values do not count: " + spans);
-        Map<String, MapMarks> marks = TaskSpans.readMarks(local(), outPath(), succeeded);
         assertEquals(Map.of("task_1700000000000_0001_m_000000", new MapMarks(1100, 1200, 1305),
-            "task_1700000000000_0001_m_000001", new MapMarks(1100, 1200, 1303)), marks);
-        assertEquals(2, TaskSpans.readPlatforms(local(), outPath(), succeeded).size());
+            "task_1700000000000_0001_m_000001", new MapMarks(1100, 1200, 1303)), TaskSpans.marks(files));
+        assertEquals(Map.of("task_1700000000000_0001_m_000000", new MapPlatform("amd64", "linux-x86_64", false),
+            "task_1700000000000_0001_m_000001", new MapPlatform("amd64", "linux-x86_64", false)), TaskSpans.platforms(files));
     }
 
     @Test
@@ -85,6 +82,21 @@ class TaskSpansTest {
     void aSucceededAttemptWithoutItsSpanIsNamed() throws IOException {
         TaskAttemptID a = attempt("m", 2, 0);
         String message = assertThrows(IOException.class, () -> TaskSpans.read(local(), outPath(), List.of(a))).getMessage();
-        assertTrue(message.startsWith("attempt " + a + " succeeded but left no span ("), message);
+        assertTrue(message.startsWith("attempt " + a + " succeeded but left no file ("), message);
+    }
+
+    @Test
+    void aMapsFileWithoutItsMarksIsNamed() throws IOException {
+        TaskAttemptID a = attempt("m", 3, 0);
+        leave(a, 1);
+        Path file = out.resolve(TaskSpans.ATTEMPTS_DIR).resolve(a.toString());
+        List<String> lines = Files.readAllLines(file);
+        Files.write(file, lines.subList(0, 3));
+        String message = assertThrows(IOException.class, () -> TaskSpans.read(local(), outPath(), List.of(a))).getMessage();
+        assertTrue(message.endsWith(a + ": not a map attempt's file: expected the task span's header, its row, a platform line and a marks line "
+            + "(4 lines), got 3 lines"), message);
+        Files.write(file, List.of(lines.get(0), lines.get(1), lines.get(3), lines.get(2)));
+        message = assertThrows(IOException.class, () -> TaskSpans.read(local(), outPath(), List.of(a))).getMessage();
+        assertTrue(message.endsWith(a + ": expected a 'platform ...' line, got 'marks 1100,1200,1301'"), message);
     }
 }

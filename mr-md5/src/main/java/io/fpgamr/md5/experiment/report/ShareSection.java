@@ -99,7 +99,7 @@ final class ShareSection {
             + "collector; the plain job's records are also hex text, 43 bytes a pair where fpgamr's are 21).");
         c.line();
         c.line("Each cell: mean ± sd over the runs of the seconds summed over the job's maps. Where each column comes from: **map time** "
-            + "measured, the maps' spans (`_attempts/<attempt>/span`: the task JVM's start to the mapper's cleanup) plus sort; **start** measured, the "
+            + "measured, the maps' spans (`_attempts/<attempt>`: the task JVM's start to the mapper's cleanup) plus sort; **start** measured, the "
             + "span's JVM start to the mapper's setup; **engine** measured, `MAP_ENGINE_US` (fpgamr: the engine's calls, two clock reads "
             + "a batch; the plain job: the value's bytes and `MessageDigest`, two clock reads a value, as it hashes value by value); "
             + "**read** measured, `MAP_READ_US` (between batches, or `map()` calls: the framework reading records); **write** measured, "
