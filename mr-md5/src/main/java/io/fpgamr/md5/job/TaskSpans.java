@@ -6,7 +6,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
-import java.io.Reader;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -104,10 +103,10 @@ public final class TaskSpans {
     }
 
     /** Writes the task attempt's own file. */
-    private static void write(TaskInputOutputContext<?, ?, ?, ?> context, AttemptFile left) throws IOException {
+    private static void write(TaskInputOutputContext<?, ?, ?, ?> context, AttemptFile content) throws IOException {
         Path file = attemptFile(FileOutputFormat.getOutputPath(context), context.getTaskAttemptID());
         try (Writer out = new OutputStreamWriter(file.getFileSystem(context.getConfiguration()).create(file, true), StandardCharsets.UTF_8)) {
-            out.write(left.text());
+            out.write(content.text());
         }
     }
 
