@@ -54,7 +54,10 @@ import java.util.function.LongSupplier;
  * spill. So a map claims no more than its room while the tasks that have not claimed yet (those
  * still to start among them) can hold the rest, each as much as this one; at its room it closes
  * its task with an entry of no units and ends. The task that finds the others cannot hold what is
- * left claims as before (and spills): the pool is always emptied.
+ * left claims as before (and spills): the pool is always emptied. When the plan gives no speeds (the
+ * local runner, whose maps all run on one machine's engine), the room is at most an even share of
+ * the domain: alike maps earn alike shares, and the last wave, with no task after it, still claims
+ * what is left.
  */
 public final class WorkStream {
     /** A claim is at least this much of the claiming map's own time. */
@@ -335,13 +338,21 @@ public final class WorkStream {
             return units;
         }
         long unit = plan.unitValues();
-        long room = Math.max(0, holds - valuesOut) / unit;
+        long holdsUnits = holds / unit;
+        if (!(plan.total() > 0)) {
+            // no speeds given (the local runner: one machine, its maps alike): each map earns an even
+            // share of the domain, and holding more would only make its output, so its sort and the
+            // heap it holds, larger than the maps' after it (the first wave took twice an even share
+            // each, the last waves their reserved units)
+            holdsUnits = Math.min(holdsUnits, (plan.units() + plan.maps() - 1) / plan.maps());
+        }
+        long room = Math.max(0, holdsUnits - (valuesOut + unit - 1) / unit);
         if (units <= room) {
             return units;
         }
         // each task yet to claim holds as much as this one, less its reserved unit
         long yetToClaim = Math.max(0, plan.maps() - 1 - othersSeen.size());
-        long theirRoom = Math.max(0, holds / unit - 1);
+        long theirRoom = Math.max(0, holdsUnits - 1);
         if (left - room > yetToClaim * theirRoom) {
             return units; // they cannot hold the rest: claim as before, and spill
         }

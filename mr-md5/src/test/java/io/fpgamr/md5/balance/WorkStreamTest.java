@@ -367,6 +367,21 @@ class WorkStreamTest {
     }
 
     @Test
+    void withNoSpeedsGivenMapsInWavesEachHoldAnEvenShare() throws Exception {
+        // the local runner's plan: no speeds; 32 units, 4 maps run one after the other, each output
+        // holding twice an even share (16 units). Each map takes an even share, its reserved unit and
+        // 7 claimed, where the room alone let the first two take 15 and 13 and the last two only
+        // their reserved units
+        WorkPlan plan = new WorkPlan(32 * UNIT, 4, Map.of(), 0);
+        AtomicLong now = new AtomicLong(1_000);
+        List<List<Long>> hashed = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            hashed.add(runHolding(plan, t, 0, 16, now));
+        }
+        assertEquals(List.of(units(4, 7), units(11, 7), units(18, 7), units(25, 7)), hashed);
+    }
+
+    @Test
     void aDomainSmallerThanAUnitIsOneReservedUnit() {
         WorkPlan plan = new WorkPlan(1L << 10, 4, Map.of(), 0);
         assertEquals(1, plan.units());
