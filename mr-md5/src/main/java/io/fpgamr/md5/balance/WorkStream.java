@@ -331,7 +331,9 @@ public final class WorkStream {
 
     /**
      * {@code units}, or fewer when they would not fit in this map's output while the tasks yet to
-     * claim can hold the rest of {@code left}; {@link #CLOSE} when this map's output is full.
+     * claim can hold the rest of {@code left}; {@link #CLOSE} when this map's output is full. With
+     * no speeds given, what takes this map to an even share while the others can take the rest at
+     * theirs.
      */
     long withinRoom(long units, long left) {
         if (holds == Long.MAX_VALUE) {
@@ -339,24 +341,57 @@ public final class WorkStream {
         }
         long unit = plan.unitValues();
         long holdsUnits = holds / unit;
+        long held = (valuesOut + unit - 1) / unit;
+        long yetToClaim = Math.max(0, plan.maps() - 1 - othersSeen.size());
         if (!(plan.total() > 0)) {
-            // no speeds given (the local runner: one machine, its maps alike): each map earns an even
-            // share of the domain, and holding more would only make its output, so its sort and the
-            // heap it holds, larger than the maps' after it (the first wave took twice an even share
-            // each, the last waves their reserved units)
-            holdsUnits = Math.min(holdsUnits, (plan.units() + plan.maps() - 1) / plan.maps());
+            // no speeds given (the local runner, one machine; a cluster none of whose nodes has a
+            // figure): the maps are alike as far as the job knows, and each earns an even
+            // share, and holding more only makes its output (its sort, the heap it holds) larger
+            // than the later maps' (the first wave took twice an even share each, the last waves
+            // their reserved units). Alike, the maps still running take theirs too. While maps are
+            // still to come, this map claims its share in one claim (a log entry where a guided
+            // schedule made several); the last wave's maps claim as before, so that they end together.
+            long even = Math.min(holdsUnits, (plan.units() + plan.maps() - 1) / plan.maps());
+            long share = Math.min(Math.max(0, even - held), left);
+            if (left - share <= runningOthersRoom(even) + yetToClaim * Math.max(0, even - 1)) {
+                return share == 0 ? CLOSE : yetToClaim > 0 ? share : Math.min(units, share);
+            }
         }
-        long room = Math.max(0, holdsUnits - (valuesOut + unit - 1) / unit);
+        long room = Math.max(0, holdsUnits - held);
         if (units <= room) {
             return units;
         }
         // each task yet to claim holds as much as this one, less its reserved unit
-        long yetToClaim = Math.max(0, plan.maps() - 1 - othersSeen.size());
-        long theirRoom = Math.max(0, holdsUnits - 1);
-        if (left - room > yetToClaim * theirRoom) {
+        if (left - room > yetToClaim * Math.max(0, holdsUnits - 1)) {
             return units; // they cannot hold the rest: claim as before, and spill
         }
         return room == 0 ? CLOSE : room;
+    }
+
+    /** What the other tasks that have claimed and not closed can still take, each up to {@code units} held (its reserved unit one). */
+    private long runningOthersRoom(long units) {
+        Map<Integer, Long> claimed = new HashMap<>();
+        Set<Integer> ended = new HashSet<>();
+        for (int i = 0; i < entries.size(); i++) {
+            Claim c = entries.get(i);
+            if (c.task() == task) {
+                continue;
+            }
+            if (c.releases()) {
+                ended.remove(c.task());
+            } else if (c.closes()) {
+                ended.add(c.task());
+            }
+            Range r = ranges.get(i);
+            claimed.merge(c.task(), r == null || released.contains(i) ? 0 : r.count(), Long::sum);
+        }
+        long room = 0;
+        for (Map.Entry<Integer, Long> e : claimed.entrySet()) {
+            if (!ended.contains(e.getKey())) {
+                room += Math.max(0, units - 1 - e.getValue());
+            }
+        }
+        return room;
     }
 
     /**

@@ -379,6 +379,28 @@ class WorkStreamTest {
             hashed.add(runHolding(plan, t, 0, 16, now));
         }
         assertEquals(List.of(units(4, 7), units(11, 7), units(18, 7), units(25, 7)), hashed);
+        ClaimLog reader = log("reader");
+        List<String> entries = new ArrayList<>();
+        for (Claim c; (c = reader.read(entries.size())) != null;) {
+            entries.add(c.task() + (c.closes() ? " closes" : " claims " + c.units()));
+        }
+        // a share in one claim while later maps can take the rest; the last map's guided claims
+        assertEquals(List.of("0 claims 7", "0 closes", "1 claims 7", "1 closes", "2 claims 7", "2 closes", "3 claims 1", "3 claims 1",
+            "3 claims 1", "3 claims 1", "3 claims 1", "3 claims 1", "3 claims 1"), entries);
+    }
+
+    @Test
+    void withNoSpeedsGivenAMapLeavesTheMapsBesideItTheirShares() throws Exception {
+        // the local runner's two maps at once, of 4 maps and 32 units, outputs holding 16: task 1
+        // has claimed 2 units of its share so far; task 0, seeing it still running, takes its own
+        // even share and no more (counting only the maps yet to claim, it took 12)
+        WorkPlan plan = new WorkPlan(32 * UNIT, 4, Map.of(), 0);
+        AtomicLong now = new AtomicLong(1_000);
+        log("t1a0").publish(0, new Claim(1, 0, 2, 1_000));
+        WorkStream zero = new WorkStream(log("t0a0"), plan, 0, 0, 1e6, now::get);
+        zero.holds(16 * UNIT);
+        zero.begin(UNIT);
+        assertEquals(units(6, 7), drain(zero));
     }
 
     @Test
