@@ -55,9 +55,9 @@ import java.util.function.LongSupplier;
  * still to start among them) can hold the rest, each as much as this one; at its room it closes
  * its task with an entry of no units and ends. The task that finds the others cannot hold what is
  * left claims as before (and spills): the pool is always emptied. When the plan gives no speeds (the
- * local runner, whose maps all run on one machine's engine), the room is at most an even share of
- * the domain: alike maps earn alike shares, and the last wave, with no task after it, still claims
- * what is left.
+ * local runner, whose maps all run on one machine's engine), alike maps earn alike shares: a map
+ * takes an even share of the domain in one claim while the maps beside it and those to come can
+ * take the rest at theirs, and the last wave claims what is left as before.
  */
 public final class WorkStream {
     /** A claim is at least this much of the claiming map's own time. */
@@ -344,13 +344,13 @@ public final class WorkStream {
         long held = (valuesOut + unit - 1) / unit;
         long yetToClaim = Math.max(0, plan.maps() - 1 - othersSeen.size());
         if (!(plan.total() > 0)) {
-            // no speeds given (the local runner, one machine; a cluster none of whose nodes has a
-            // figure): the maps are alike as far as the job knows, and each earns an even
-            // share, and holding more only makes its output (its sort, the heap it holds) larger
-            // than the later maps' (the first wave took twice an even share each, the last waves
-            // their reserved units). Alike, the maps still running take theirs too. While maps are
-            // still to come, this map claims its share in one claim (a log entry where a guided
-            // schedule made several); the last wave's maps claim as before, so that they end together.
+            // No speeds given (the local runner, one machine; a cluster none of whose nodes has a
+            // figure): the maps are alike as far as the job knows, so each earns an even share.
+            // Holding more only makes a map's output (its sort, the heap it holds) larger than the
+            // later maps': the first wave took twice an even share each, the last waves their
+            // reserved units. The maps running beside this one are owed their shares too. While
+            // maps are still to come, the share is one claim (a log entry where a guided schedule
+            // made several); the last wave claims as before, so that its maps end together.
             long even = Math.min(holdsUnits, (plan.units() + plan.maps() - 1) / plan.maps());
             long share = Math.min(Math.max(0, even - held), left);
             if (left - share <= runningOthersRoom(even) + yetToClaim * Math.max(0, even - 1)) {
