@@ -368,19 +368,27 @@ public final class WorkStream {
         return room == 0 ? CLOSE : room;
     }
 
+    /** The tasks whose latest close no release followed: they hash no more. */
+    private Set<Integer> ended() {
+        Set<Integer> ended = new HashSet<>();
+        for (Claim c : entries) {
+            if (c.releases()) {
+                ended.remove(c.task()); // its retry claims again
+            } else if (c.closes()) {
+                ended.add(c.task());
+            }
+        }
+        return ended;
+    }
+
     /** What the other tasks that have claimed and not closed can still take, each up to {@code units} held (its reserved unit one). */
     private long runningOthersRoom(long units) {
         Map<Integer, Long> claimed = new HashMap<>();
-        Set<Integer> ended = new HashSet<>();
+        Set<Integer> ended = ended();
         for (int i = 0; i < entries.size(); i++) {
             Claim c = entries.get(i);
             if (c.task() == task) {
                 continue;
-            }
-            if (c.releases()) {
-                ended.remove(c.task());
-            } else if (c.closes()) {
-                ended.add(c.task());
             }
             Range r = ranges.get(i);
             claimed.merge(c.task(), r == null || released.contains(i) ? 0 : r.count(), Long::sum);
@@ -401,14 +409,7 @@ public final class WorkStream {
      * not count (maps in waves would otherwise wait for maps that have ended).
      */
     double othersRate() {
-        Set<Integer> ended = new HashSet<>();
-        for (Claim c : entries) {
-            if (c.releases()) {
-                ended.remove(c.task()); // its retry claims again
-            } else if (c.closes()) {
-                ended.add(c.task());
-            }
-        }
+        Set<Integer> ended = ended();
         Map<Integer, long[]> byTask = new HashMap<>(); // first ms, latest ms, units before the latest, latest's units
         for (Claim c : entries) {
             if (c.task() == task || ended.contains(c.task()) || c.releases()) {
