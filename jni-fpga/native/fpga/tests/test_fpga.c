@@ -531,7 +531,7 @@ int main(int argc, char **argv)
         struct timespec tick = {0, 1000000L}, held = {0, 300 * 1000000L};
         while (!atomic_load(&w.opening)) nanosleep(&tick, NULL);
         nanosleep(&held, NULL);   /* the opener's chance to get a device that is not free */
-        CHECK(!atomic_load(&w.opened), "an opener got the device while its owner held it: rc %d: %s", w.rc, w.err);
+        CHECK(!atomic_load(&w.opened), "the opener returned while the owner held the device: rc %d: %s", w.rc, w.err);
         double t_close = now_ms();
         fpgamr_close(d);
         pthread_join(th, NULL);
